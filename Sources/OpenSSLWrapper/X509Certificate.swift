@@ -1,0 +1,253 @@
+internal import COpenSSL
+import Foundation
+
+/// One X.509 certificate, owning its `X509*`.
+///
+/// The derived values (DER, fingerprints, names, dates) are read once at initialization: a certificate is
+/// immutable, and reading them eagerly means no OpenSSL call can fail later.
+// @unchecked Sendable: the X509* is never mutated after parsing, and OpenSSL 3 guards its internal caches.
+public final class X509Certificate: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// The DER encoding, byte for byte as parsed.
+    public let derBytes: [UInt8]
+    /// The DER SubjectPublicKeyInfo.
+    public let spkiDER: [UInt8]
+    /// SHA-256 over `derBytes`.
+    public let sha256Fingerprint: [UInt8]
+    /// SHA-256 over `spkiDER`: the value of an HPKP / OkHttp `sha256/` pin.
+    public let spkiSHA256: [UInt8]
+    /// Subject in RFC 2253 form, most specific first ("CN=pinning.test,O=pinctl Test").
+    public let subject: String
+    /// Issuer in RFC 2253 form.
+    public let issuer: String
+    /// Serial number in upper-case hexadecimal.
+    public let serialNumber: String
+    public let notBefore: Date
+    public let notAfter: Date
+    /// Subject alternative names as "DNS:name" or "IP:address", in certificate order.
+    public let subjectAlternativeNames: [String]
+    /// Key algorithm and size, e.g. "ECDSA P-256" or "RSA 2048".
+    public let keyDescription: String
+    /// Signature algorithm long name, e.g. "ecdsa-with-SHA256".
+    public let signatureAlgorithm: String
+
+    /// Wraps an `X509*` whose reference the caller hands over (a +1 from `d2i_X509`, `PEM_read_bio_X509`, …).
+    init(takingOwnership pointer: OpaquePointer) throws {
+        self.pointer = pointer
+        do {
+            derBytes = try Self.encode("encode certificate") { i2d_X509(pointer, $0) }
+            // get0: the X509_PUBKEY belongs to the certificate.
+            guard let publicKey = X509_get_X509_PUBKEY(pointer) else {
+                throw OpenSSLError.drain("read the certificate's public key")
+            }
+            spkiDER = try Self.encode("encode SubjectPublicKeyInfo") { i2d_X509_PUBKEY(publicKey, $0) }
+            sha256Fingerprint = Digest.sha256(derBytes)
+            spkiSHA256 = Digest.sha256(spkiDER)
+            // get0: names belong to the certificate.
+            subject = Self.format(X509_get_subject_name(pointer))
+            issuer = Self.format(X509_get_issuer_name(pointer))
+            serialNumber = Self.serial(of: pointer)
+            notBefore = try Self.date(X509_get0_notBefore(pointer), "notBefore")
+            notAfter = try Self.date(X509_get0_notAfter(pointer), "notAfter")
+            subjectAlternativeNames = Self.alternativeNames(of: pointer)
+            keyDescription = Self.describeKey(of: pointer)
+            signatureAlgorithm = Self.objectName(nid: X509_get_signature_nid(pointer))
+        } catch {
+            X509_free(pointer)
+            throw error
+        }
+    }
+
+    deinit { X509_free(pointer) }
+
+    /// Parses exactly one DER certificate; trailing bytes are an error.
+    public convenience init(derBytes: [UInt8]) throws {
+        let parsed: OpaquePointer? = derBytes.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let x509 = d2i_X509(nil, &cursor, buffer.count)
+            if let x509, let cursor, cursor != buffer.baseAddress! + buffer.count {
+                X509_free(x509)
+                return nil
+            }
+            return x509
+        }
+        guard let parsed else { throw OpenSSLError.drain("parse DER certificate") }
+        try self.init(takingOwnership: parsed)
+    }
+
+    /// Calls `body` with the borrowed `X509*`; the pointer must not escape.
+    func withUnsafeX509Pointer<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) { try body(pointer) }
+    }
+
+    /// A new reference to the same certificate, for an OpenSSL API that takes ownership.
+    func upRefPointer() -> OpaquePointer {
+        X509_up_ref(pointer)
+        return pointer
+    }
+
+    /// True when the certificate names itself as issuer and its signature verifies with its own key.
+    public var isSelfSigned: Bool { X509_check_issued(pointer, pointer) == X509_V_OK && X509_self_signed(pointer, 1) == 1 }
+
+    /// The subject's common name, or the whole subject when it has none: short enough for messages and file names.
+    public var commonNameOrSubject: String {
+        let parts = subject.split(separator: ",")
+        if let cn = parts.first(where: { $0.hasPrefix("CN=") }) { return String(cn.dropFirst(3)) }
+        return subject
+    }
+}
+
+extension X509Certificate: Equatable, Hashable {
+    public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool { lhs.derBytes == rhs.derBytes }
+    public func hash(into hasher: inout Hasher) { hasher.combine(sha256Fingerprint) }
+}
+
+extension X509Certificate {
+    private static func encode(_ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> [UInt8] {
+        let length = i2d(nil)
+        guard length > 0 else { throw OpenSSLError.drain(operation) }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
+            return i2d(&cursor)
+        }
+        guard written == length else { throw OpenSSLError.drain(operation) }
+        return bytes
+    }
+
+    private static func format(_ name: OpaquePointer?) -> String {
+        guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
+        defer { BIO_free(bio) }
+        guard X509_NAME_print_ex(bio, name, 0, COpenSSLShim_XN_FLAG_RFC2253()) >= 0 else { return "" }
+        return BIOReader.string(from: bio)
+    }
+
+    private static func serial(of x509: OpaquePointer) -> String {
+        // get0: the serial belongs to the certificate; the BIGNUM and its hex string are ours to free.
+        guard let bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509), nil) else { return "" }
+        defer { BN_free(bn) }
+        guard let hex = BN_bn2hex(bn) else { return "" }
+        defer { COpenSSLShim_OPENSSL_free(hex) }
+        return String(cString: hex)
+    }
+
+    private static func date(_ time: UnsafePointer<ASN1_TIME>?, _ field: String) throws -> Date {
+        var parts = tm()
+        guard let time, ASN1_TIME_to_tm(time, &parts) == 1 else {
+            throw OpenSSLError.drain("read \(field)")
+        }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    }
+
+    private static func alternativeNames(of x509: OpaquePointer) -> [String] {
+        // get1-style: X509_get_ext_d2i returns a new GENERAL_NAMES that we free.
+        guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else {
+            ERR_clear_error()
+            return []
+        }
+        let names = OpaquePointer(raw)
+        defer { GENERAL_NAMES_free(names) }
+        var result: [String] = []
+        for index in 0..<COpenSSLShim_sk_GENERAL_NAME_num(names) {
+            guard let name = COpenSSLShim_sk_GENERAL_NAME_value(names, index) else { continue }
+            switch name.pointee.type {
+            case GEN_DNS:
+                result.append("DNS:" + asciiString(name.pointee.d.dNSName))
+            case GEN_IPADD:
+                result.append("IP:" + ipString(name.pointee.d.iPAddress))
+            case GEN_EMAIL:
+                result.append("email:" + asciiString(name.pointee.d.rfc822Name))
+            case GEN_URI:
+                result.append("URI:" + asciiString(name.pointee.d.uniformResourceIdentifier))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    private static func bytes(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> [UInt8] {
+        guard let string, let data = ASN1_STRING_get0_data(string) else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))))
+    }
+
+    private static func asciiString(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
+        String(decoding: bytes(string), as: UTF8.self)
+    }
+
+    private static func ipString(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
+        let raw = bytes(string)
+        let family: Int32
+        switch raw.count {
+        case 4: family = AF_INET
+        case 16: family = AF_INET6
+        default: return raw.map { String(format: "%02X", $0) }.joined()
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(family, raw, &text, socklen_t(text.count)) != nil else { return "" }
+        return String(nulTerminated: text)
+    }
+
+    private static func describeKey(of x509: OpaquePointer) -> String {
+        // get0: the EVP_PKEY belongs to the certificate.
+        guard let key = X509_get0_pubkey(x509) else {
+            ERR_clear_error()
+            return "unknown key"
+        }
+        let bits = EVP_PKEY_get_bits(key)
+        switch EVP_PKEY_get_base_id(key) {
+        case EVP_PKEY_RSA, EVP_PKEY_RSA_PSS:
+            return "RSA \(bits)"
+        case EVP_PKEY_EC:
+            var name = [CChar](repeating: 0, count: 64)
+            var length = 0
+            if EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 {
+                let curve = String(nulTerminated: name)
+                let nist = ["prime256v1": "P-256", "secp384r1": "P-384", "secp521r1": "P-521"][curve]
+                return "ECDSA \(nist ?? curve)"
+            }
+            return "ECDSA \(bits)"
+        case EVP_PKEY_ED25519: return "Ed25519"
+        case EVP_PKEY_ED448: return "Ed448"
+        default:
+            return "\(objectName(nid: EVP_PKEY_get_base_id(key))) \(bits)"
+        }
+    }
+
+    static func objectName(nid: Int32) -> String {
+        guard let name = OBJ_nid2ln(nid) else { return "unknown (\(nid))" }
+        return String(cString: name)
+    }
+}
+
+/// SHA-256 through OpenSSL, the one crypto engine.
+public enum Digest {
+    /// SHA-256 of `bytes`.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        bytes.withUnsafeBufferPointer { input in
+            _ = SHA256(input.baseAddress, input.count, &digest)
+        }
+        return digest
+    }
+}
+
+enum BIOReader {
+    /// The whole content of a memory BIO as UTF-8 text.
+    static func string(from bio: OpaquePointer) -> String {
+        var data: UnsafeMutablePointer<CChar>?
+        let length = COpenSSLShim_BIO_get_mem_data(bio, &data)
+        guard length > 0, let data else { return "" }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+}
+
+extension String {
+    /// Text from a C buffer filled up to a NUL.
+    init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
