@@ -1,0 +1,118 @@
+import Foundation
+import OpenSSLWrapper
+
+/// A bad input: a file, line or flag the user must fix (exit 2).
+public struct InputError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Pins read from files, directories and `--pin` values, per DESIGN §4.
+public struct LoadedPins: Sendable {
+    public var certificates: [PinnedCertificate] = []
+    public var keyHashes: [PublicKeyPin] = []
+
+    public init() {}
+}
+
+public enum PinLoader {
+    static let certificateExtensions: Set<String> = ["cer", "crt", "der", "pem"]
+    static let hashExtension = "pin"
+
+    /// Reads every `--pins` path and `--pin` value; a path that yields no pins is an error.
+    public static func load(paths: [String], inline: [String]) throws(InputError) -> LoadedPins {
+        var pins = LoadedPins()
+        for path in paths {
+            let before = pins.certificates.count + pins.keyHashes.count
+            try load(path: path, into: &pins)
+            if pins.certificates.count + pins.keyHashes.count == before {
+                throw InputError("--pins \(path): yields no pins (expected .cer, .crt, .der, .pem or .pin files)")
+            }
+        }
+        for (index, value) in inline.enumerated() {
+            switch PinFormat.parse(value) {
+            case .success(let hash):
+                let label = inline.count == 1 ? "--pin" : "--pin #\(index + 1)"
+                pins.keyHashes.append(PublicKeyPin(sha256: hash, source: PinSource(label)))
+            case .failure(let error):
+                throw InputError("--pin \(value): \(error.reason)")
+            }
+        }
+        return pins
+    }
+
+    private static func load(path: String, into pins: inout LoadedPins) throws(InputError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError("--pins \(path): no such file or directory")
+        }
+        guard isDirectory.boolValue else {
+            let kind = (path as NSString).pathExtension.lowercased()
+            guard certificateExtensions.contains(kind) || kind == hashExtension else {
+                throw InputError("--pins \(path): unknown pin file type '.\(kind)' (expected .cer, .crt, .der, .pem or .pin)")
+            }
+            try loadFile(path, kind: kind, into: &pins)
+            return
+        }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw InputError("--pins \(path): cannot list the directory: \(error.localizedDescription)")
+        }
+        for name in names where !name.hasPrefix(".") {
+            let kind = (name as NSString).pathExtension.lowercased()
+            guard certificateExtensions.contains(kind) || kind == hashExtension else { continue }
+            let file = (path as NSString).appendingPathComponent(name)
+            var fileIsDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), !fileIsDirectory.boolValue else {
+                continue
+            }
+            try loadFile(file, kind: kind, into: &pins)
+        }
+    }
+
+    private static func loadFile(_ path: String, kind: String, into pins: inout LoadedPins) throws(InputError) {
+        if kind == hashExtension {
+            pins.keyHashes += try hashPins(inFile: path)
+            return
+        }
+        let certificates: [X509Certificate]
+        do {
+            certificates = try CertificateParser.certificates(atPath: path)
+        } catch {
+            throw InputError("--pins \(error.description)")
+        }
+        for (index, certificate) in certificates.enumerated() {
+            let source = certificates.count == 1 ? path : "\(path)#\(index + 1)"
+            pins.certificates.append(PinnedCertificate(certificate: certificate, source: PinSource(source)))
+        }
+    }
+
+    /// Hash pins from a `.pin` file: one per line, `#` starts a comment.
+    public static func hashPins(inFile path: String) throws(InputError) -> [PublicKeyPin] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw InputError("--pins \(path): \(error.reason)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
+        }
+        var pins: [PublicKeyPin] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !content.isEmpty else { continue }
+            switch PinFormat.parse(content) {
+            case .success(let hash):
+                pins.append(PublicKeyPin(sha256: hash, source: PinSource("\(path):\(index + 1)")))
+            case .failure(let error):
+                throw InputError("\(path):\(index + 1): \(error.reason)")
+            }
+        }
+        return pins
+    }
+}

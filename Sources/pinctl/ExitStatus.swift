@@ -1,0 +1,44 @@
+import ArgumentParser
+import PolicyEngine
+
+/// DESIGN §3's exit codes: the one table mapping outcomes to process status.
+enum ExitStatus: Int32, Sendable {
+    case trusted = 0
+    case rejected = 1
+    case inputError = 2
+    case connectionFailure = 3
+
+    /// The status of one evaluation: a contradiction is a configuration error, not a verdict on the chain.
+    init(_ evaluation: Evaluation) {
+        switch evaluation.verdict {
+        case .trusted: self = .trusted
+        case .rejected(let reason): self = reason.isConfigurationError ? .inputError : .rejected
+        }
+    }
+
+    /// Severity for several targets: 2, then 1, then 3, then 0.
+    private var severity: Int {
+        switch self {
+        case .inputError: 3
+        case .rejected: 2
+        case .connectionFailure: 1
+        case .trusted: 0
+        }
+    }
+
+    /// The most severe of `statuses`; `.trusted` when there are none.
+    static func combined(_ statuses: [ExitStatus]) -> ExitStatus {
+        statuses.max { $0.severity < $1.severity } ?? .trusted
+    }
+
+    /// ArgumentParser's codes: 0 stays 0, its usage error (64) and anything else it raises is a usage error here.
+    static func fromArgumentParser(_ code: ExitCode) -> ExitStatus {
+        if code == .success { return .trusted }
+        return ExitStatus(rawValue: code.rawValue) ?? .inputError
+    }
+
+    /// Ends the command with this status (ArgumentParser's way of exiting from `run()`).
+    func exit() throws -> Never {
+        throw ExitCode(rawValue)
+    }
+}

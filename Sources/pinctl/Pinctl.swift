@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Pinctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pinctl",
+        abstract: "Check TLS pinning policies (AFNetworking's AFSecurityPolicy semantics) against live servers and certificate files.",
+        discussion: """
+            Exit codes: 0 trusted (or done), 1 rejected by the policy, 2 usage/configuration/input error, \
+            3 connection or TLS failure. With several targets the most severe wins, in the order 2, 1, 3, 0.
+
+            Examples:
+              pinctl verify --chain next-chain.pem --host api.example.com --mode publickey --pins pins/
+            """,
+        version: PinctlVersion.current,
+        subcommands: [VerifyCommand.self]
+    )
+
+    static func main() async {
+        // OpenSSL writes with write(): a peer that closed must not kill the process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withStatusFor: error)
+        }
+    }
+
+    /// Prints ArgumentParser's message for `error` and exits with DESIGN §3's code (usage errors are 2, not 64).
+    static func exit(withStatusFor error: Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if code == .success {
+            if !message.isEmpty { print(message) }
+            Foundation.exit(0)
+        }
+        if !message.isEmpty { Terminal.printError(message) }
+        Foundation.exit(ExitStatus.fromArgumentParser(code).rawValue)
+    }
+}
+
+enum PinctlVersion {
+    static let current = "0.1.0"
+}

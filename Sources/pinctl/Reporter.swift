@@ -1,0 +1,70 @@
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+/// Prints reports in the chosen format: text for people, or one JSON object per line.
+struct Reporter {
+    let output: OutputOptions
+
+    func emit(_ report: TargetReport) {
+        switch output.format {
+        case .json:
+            print(report.json.serialized)
+        case .text where output.quiet:
+            if let message = report.evaluation.rejectionMessage {
+                Terminal.error("\(report.target): rejected: \(message)")
+            }
+        case .text:
+            print(text(report))
+            for warning in report.warnings {
+                Terminal.printError(Terminal.paint("warning:", .yellow, stream: STDERR_FILENO) + " " + warning)
+            }
+        }
+    }
+
+    /// When no evaluation could happen: `verdict: error` with DESIGN §2's code.
+    func emitError(target: String, domain: String?, code: String, message: String) {
+        if output.format == .json {
+            let object: JSONValue = .object([
+                ("target", .string(target)),
+                ("domain", JSONValue(domain)),
+                ("verdict", .string("error")),
+                ("reason", .object([("code", .string(code)), ("message", .string(message))])),
+            ])
+            print(object.serialized)
+        }
+        Terminal.error(message)
+    }
+
+    private func text(_ report: TargetReport) -> String {
+        let evaluation = report.evaluation
+        var lines: [String] = []
+        let domain = report.domain.map { " for \($0)" } ?? " (no domain checked)"
+        lines.append(Terminal.paint(report.target, .bold) + domain)
+        if let tls = report.tls { lines.append("  \(tls.version), \(tls.cipher)") }
+        lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
+        let policy = "mode \(report.policy.mode.rawValue), \(report.policy.pinCount) pin(s)"
+        switch evaluation.verdict {
+        case .trusted(let match):
+            let pinned = match.map { ", pin \($0.source) matched certificate #\($0.certificateIndex)" } ?? ""
+            lines.append(Terminal.paint("TRUSTED", .green) + "  \(policy)\(pinned)")
+        case .rejected:
+            lines.append(Terminal.paint("REJECTED", .red) + "  \(policy)")
+            lines.append("  " + (evaluation.rejectionMessage ?? "").replacingOccurrences(of: "\n", with: "\n  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Index, subject, who supplied it, validity with days left and the SPKI pin of every certificate.
+    func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date) -> [String] {
+        chain.enumerated().flatMap { index, certificate -> [String] in
+            let description = CertificateDescription(certificate, at: time)
+            let origin = index < presentedCount ? "presented" : "from the trust anchors"
+            return [
+                "  #\(index) \(certificate.subject)  " + Terminal.paint("[\(origin)]", .dim),
+                "     valid  \(description.validity)",
+                "     pin    \(PinFormat.pin(of: certificate))",
+            ]
+        }
+    }
+}

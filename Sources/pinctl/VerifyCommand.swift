@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Evaluate certificate files offline against a pinning policy.",
+        discussion: """
+            The files are PEM bundles or DER, leaf first, concatenated in flag order. Use it before a rotation: \
+            will apps that pin today accept the chain you are about to deploy?
+
+            Examples:
+              pinctl verify --chain next-chain.pem --host api.example.com --mode publickey --pins pins/
+              pinctl verify --chain leaf.pem --chain intermediate.pem --host api.example.com \\
+                  --mode certificate --pins pinned-root.cer --at 2027-01-01T00:00:00Z
+              pinctl verify --chain chain.pem --ca-file my-root.pem --host 10.0.0.5 --format json
+            """
+    )
+
+    @Option(name: .customLong("chain"), help: ArgumentHelp(
+        "A certificate file, PEM (one or more) or DER; repeat for more, leaf first.", valueName: "file"))
+    var chainFiles: [String] = []
+
+    @Option(help: ArgumentHelp("The domain to check: a host name or an IP address. None: no name is checked.",
+        valueName: "name"))
+    var host: String?
+
+    @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    func validate() throws {
+        guard !chainFiles.isEmpty else { throw ValidationError("missing --chain FILE: the certificates to evaluate") }
+        if let host, host.isEmpty { throw ValidationError("--host: must not be empty") }
+    }
+
+    func run() throws {
+        let reporter = Reporter(output: output)
+        let target = chainFiles.joined(separator: ",")
+        let status: ExitStatus
+        do throws(InputError) {
+            var presented: [X509Certificate] = []
+            for file in chainFiles {
+                do {
+                    presented += try CertificateParser.certificates(atPath: file)
+                } catch {
+                    throw InputError("--chain \(error.description)")
+                }
+            }
+            let (policy, configurationWarnings) = try policyOptions.policy()
+            let evaluator = TrustEvaluator(
+                policy: policy, anchors: try policyOptions.trustStore(), time: policyOptions.time,
+                warnDays: policyOptions.warnDays)
+            let evaluation = evaluator.evaluate(presented: presented, domain: host)
+            let report = TargetReport(
+                target: target, domain: host, policy: policy, evaluation: evaluation,
+                extraWarnings: configurationWarnings, tls: nil)
+            reporter.emit(report)
+            status = ExitStatus(evaluation)
+        } catch {
+            reporter.emitError(target: target, domain: host, code: "input", message: error.description)
+            status = .inputError
+        }
+        if status != .trusted { try status.exit() }
+    }
+}
