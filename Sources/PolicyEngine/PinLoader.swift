@@ -101,7 +101,9 @@ public enum PinLoader {
             throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
         }
         var pins: [PublicKeyPin] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on Character.isNewline, not on "\n": Swift reads "\r\n" as one Character that is not "\n", so a
+        // CRLF file would be one line and its first "#" comment would swallow every pin after it.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
