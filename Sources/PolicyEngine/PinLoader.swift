@@ -64,8 +64,10 @@ public enum PinLoader {
             let kind = (name as NSString).pathExtension.lowercased()
             guard certificateExtensions.contains(kind) || kind == hashExtension else { continue }
             let file = (path as NSString).appendingPathComponent(name)
+            // Non-recursive: subdirectories are skipped. Anything else with a pin extension is read, so an entry that
+            // cannot be (a dangling symbolic link, say) is an error naming it, never silently skipped (DESIGN §4).
             var fileIsDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), !fileIsDirectory.boolValue else {
+            if FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), fileIsDirectory.boolValue {
                 continue
             }
             try loadFile(file, kind: kind, into: &pins)
