@@ -88,7 +88,13 @@ public final class X509Certificate: @unchecked Sendable {
     }
 
     /// True when the certificate names itself as issuer and its signature verifies with its own key.
-    public var isSelfSigned: Bool { X509_check_issued(pointer, pointer) == X509_V_OK && X509_self_signed(pointer, 1) == 1 }
+    public var isSelfSigned: Bool {
+        // X509_self_signed compares names (and key identifiers) and, with 1, verifies the signature. Not
+        // X509_check_issued: it also requires keyCertSign, which a self-signed end-entity certificate lacks.
+        let selfSigned = X509_self_signed(pointer, 1) == 1
+        OpenSSLError.clearQueue()
+        return selfSigned
+    }
 
     /// The subject's common name, or the whole subject when it has none: short enough for messages and file names.
     public var commonNameOrSubject: String {

@@ -64,8 +64,10 @@ public enum PinLoader {
             let kind = (name as NSString).pathExtension.lowercased()
             guard certificateExtensions.contains(kind) || kind == hashExtension else { continue }
             let file = (path as NSString).appendingPathComponent(name)
+            // Non-recursive: subdirectories are skipped. Anything else with a pin extension is read, so an entry that
+            // cannot be (a dangling symbolic link, say) is an error naming it, never silently skipped (DESIGN §4).
             var fileIsDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), !fileIsDirectory.boolValue else {
+            if FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), fileIsDirectory.boolValue {
                 continue
             }
             try loadFile(file, kind: kind, into: &pins)
@@ -101,7 +103,9 @@ public enum PinLoader {
             throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
         }
         var pins: [PublicKeyPin] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on Character.isNewline, not on "\n": Swift reads "\r\n" as one Character that is not "\n", so a
+        // CRLF file would be one line and its first "#" comment would swallow every pin after it.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let content = line.trimmingCharacters(in: .whitespacesAndNewlines)

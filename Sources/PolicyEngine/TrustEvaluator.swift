@@ -101,7 +101,11 @@ private struct Run {
         // intermediates above it, so only the presented certificates below the first pinned one are offered.
         let firstPinned = presented.firstIndex(where: pinnedCertificates.contains) ?? presented.count
         let untrusted = firstPinned <= 1 ? [] : Array(presented[1..<firstPinned])
-        let store = TrustStore.anchors(pinnedCertificates, origin: "the pinned certificates")
+        // OpenSSL looks a leaf's issuer up among the anchors before it looks up the leaf itself (that is its last
+        // resort), so with the leaf's issuer pinned too it would go on past a pinned leaf: a pinned leaf is the
+        // only anchor. A pinned certificate above the leaf is found as an issuer, and the chain ends there.
+        let anchors = firstPinned == 0 ? [presented[0]] : pinnedCertificates
+        let store = TrustStore.anchors(anchors, origin: "the pinned certificates")
         let result = evaluator.validate(presented, untrusted: untrusted, store: store, domain: domain)
         builtChain = result.chain
         if let failure = result.failure {
