@@ -54,4 +54,18 @@ static inline long COpenSSLShim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) {
 }
 static inline long COpenSSLShim_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
 
+// TLS client (Sources/OpenSSLWrapper/TLS) and the in-process test servers (Tests/TestSupport).
+static inline long COpenSSLShim_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long bytes) {
+    return SSL_CTX_set_max_cert_list(ctx, bytes);
+}
+static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*cb)(SSL *, int *, void *)) {
+    return SSL_CTX_set_tlsext_servername_callback(ctx, cb);
+}
+static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *ctx, void *arg) {
+    return SSL_CTX_set_tlsext_servername_arg(ctx, arg);
+}
+static inline void COpenSSLShim_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
+static inline void COpenSSLShim_BIO_set_retry_write(BIO *bio) { BIO_set_retry_write(bio); }
+static inline void COpenSSLShim_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
+
 #endif

@@ -1,0 +1,45 @@
+import Glibc
+
+/// One resolved IPv4 or IPv6 socket address, copied out of getaddrinfo's list so that list is freed at once.
+package struct SocketAddress: Sendable, CustomStringConvertible {
+    /// `AF_INET` or `AF_INET6`.
+    package let family: Int32
+    /// The raw `sockaddr_in` or `sockaddr_in6`.
+    private let bytes: [UInt8]
+
+    /// Copies `length` bytes of an IPv4 or IPv6 `sockaddr`; nil for any other family or a short length.
+    init?(_ address: UnsafePointer<sockaddr>, length: socklen_t) {
+        let family = Int32(address.pointee.sa_family)
+        let expected: Int
+        switch family {
+        case AF_INET: expected = MemoryLayout<sockaddr_in>.size
+        case AF_INET6: expected = MemoryLayout<sockaddr_in6>.size
+        default: return nil
+        }
+        guard Int(length) >= expected else { return nil }
+        self.family = family
+        bytes = Array(UnsafeRawBufferPointer(start: address, count: expected))
+    }
+
+    /// Calls `body` with the address as connect(2) takes it; the pointer must not escape.
+    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        bytes.withUnsafeBytes { raw in
+            // The buffer was copied from a sockaddr of exactly this length; rebinding reads it back as one.
+            raw.withMemoryRebound(to: sockaddr.self) { body($0.baseAddress!, socklen_t(raw.count)) }
+        }
+    }
+
+    /// "127.0.0.1:443" or "[::1]:443", numeric, as messages and `TLSHandshakeResult.peerAddress` show it.
+    package var description: String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let result = withSockaddr { address, length in
+            getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+                        NI_NUMERICHOST | NI_NUMERICSERV)
+        }
+        guard result == 0 else { return "(unprintable address: \(String(cString: gai_strerror(result))))" }
+        let name = String(nulTerminated: host)
+        let port = String(nulTerminated: service)
+        return family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
+    }
+}

@@ -1,0 +1,100 @@
+internal import COpenSSL
+import Glibc
+
+/// Connects to a server and returns the certificate chain its TLS handshake presents, verifying nothing.
+public enum TLSClient {
+    /// Resolves `host`, connects over TCP and completes a TLS (1.2 or later) handshake, all within `options.timeout`.
+    ///
+    /// `host` is a DNS name, an IPv4 literal or an IPv6 literal without brackets. The connection is closed (with a
+    /// best-effort close_notify) before this returns. Failures are classified by `TLSConnectionError.Kind`.
+    /// - Warning: Nothing about the chain is checked here: pass the result to the PolicyEngine.
+    public static func handshake(
+        host: String, port: UInt16, options: TLSConnectOptions
+    ) throws(TLSConnectionError) -> TLSHandshakeResult {
+        try handshake(host: host, port: port, options: options, lookup: NameResolver.systemLookup)
+    }
+
+    /// `handshake(host:port:options:)` with a stand-in for getaddrinfo, for tests (IP literals never use it).
+    package static func handshake(
+        host: String, port: UInt16, options: TLSConnectOptions, lookup: @escaping NameResolver.Lookup
+    ) throws(TLSConnectionError) -> TLSHandshakeResult {
+        let deadline = Deadline(seconds: options.timeout)
+        // Lenient about "[::1]": brackets belong to URLs and host:port notation, not to the address.
+        let host = DomainName(host).value
+        let target = TargetName(host: host, port: port)
+        let addresses = try NameResolver.resolve(
+            host: host, port: port, family: options.family, deadline: deadline, lookup: lookup)
+        let connection = try TCPConnection.connect(to: addresses, target: target, deadline: deadline)
+        let context = try TLSContext.client.get()
+        return try handshake(over: connection, context: context, serverName: sniName(options.serverName),
+                             target: target, deadline: deadline)
+    }
+
+    /// The SNI to send: none for nil, empty or an IP literal (RFC 6066 allows only host names).
+    static func sniName(_ serverName: String?) -> String? {
+        guard let serverName, !serverName.isEmpty, !DomainName(serverName).isIPAddress else { return nil }
+        return serverName
+    }
+
+    /// The SSL* lives only in this function: created, driven to the end of the handshake, shut down and freed.
+    private static func handshake(
+        over connection: TCPConnection, context: TLSContext, serverName: String?, target: TargetName, deadline: Deadline
+    ) throws(TLSConnectionError) -> TLSHandshakeResult {
+        OpenSSLError.clearQueue()
+        defer { OpenSSLError.clearQueue() }
+        let trace = SocketTrace(fd: connection.fd)
+        // The BIO inside the SSL points at `trace` unretained: keep it alive until SSL_free has run.
+        return try withExtendedLifetime(trace) { () throws(TLSConnectionError) -> TLSHandshakeResult in
+            guard let ssl = SSL_new(context.pointer) else { throw setupFailure("SSL_new") }
+            defer { SSL_free(ssl) }
+            guard let bio = SocketBIO.make(trace) else { throw setupFailure("create the socket BIO") }
+            // SSL_set_bio takes our one reference (used for reading and writing); SSL_free releases it.
+            SSL_set_bio(ssl, bio, bio)
+            SSL_set_connect_state(ssl)
+            if let serverName, COpenSSLShim_SSL_set_tlsext_host_name(ssl, serverName) != 1 {
+                throw TLSConnectionError(.handshake, "cannot send \(serverName) as the server name (SNI) to \(target)")
+            }
+
+            try drive(ssl, trace: trace, target: target, deadline: deadline)
+
+            let presented = try PresentedChain.read(from: ssl, target: target)
+            let version = String(cString: SSL_get_version(ssl))
+            // get0: the cipher and its name belong to the SSL.
+            let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) }
+            // Best effort: one close_notify, without waiting for the server's (a non-blocking call returns at once).
+            _ = SSL_shutdown(ssl)
+            return TLSHandshakeResult(
+                presented: presented, protocolVersion: version, cipher: cipher ?? "(none)",
+                peerAddress: connection.peer.description)
+        }
+    }
+
+    /// Calls SSL_do_handshake until it completes, waiting on the socket in between, never past the deadline.
+    private static func drive(
+        _ ssl: OpaquePointer, trace: SocketTrace, target: TargetName, deadline: Deadline
+    ) throws(TLSConnectionError) {
+        while true {
+            let result = SSL_do_handshake(ssl)
+            if result == 1 { return }
+            let error = SSL_get_error(ssl, result)
+            let events: Int32
+            switch error {
+            case SSL_ERROR_WANT_READ: events = Int32(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int32(POLLOUT)
+            default: throw HandshakeFailure.classify(sslError: error, trace: trace, target: target)
+            }
+            switch SocketWait.wait(trace.fd, for: events, until: deadline) {
+            case .ready:
+                continue
+            case .timedOut:
+                throw HandshakeFailure.timeout(trace: trace, target: target, deadline: deadline)
+            case .failed(let code):
+                throw TLSConnectionError(.handshake, "cannot wait for \(target): poll failed: \(Errno(code))")
+            }
+        }
+    }
+
+    private static func setupFailure(_ operation: String) -> TLSConnectionError {
+        TLSConnectionError(.handshake, "cannot set up TLS: \(OpenSSLError.drain(operation))")
+    }
+}

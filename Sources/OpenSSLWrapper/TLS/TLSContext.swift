@@ -1,0 +1,45 @@
+internal import COpenSSL
+
+/// The client `SSL_CTX*` every handshake starts from, owning it.
+///
+/// It verifies nothing (`SSL_VERIFY_NONE`): the handshake only collects what the server presents, and the
+/// PolicyEngine judges the chain afterwards with the user's anchors, time and policy.
+// @unchecked Sendable: configured completely in init and only read afterwards (SSL_new), which OpenSSL allows from
+// any number of threads at once.
+final class TLSContext: @unchecked Sendable {
+    /// No chain we accept comes near this many certificates; a server sending more is broken or hostile.
+    static let maximumCertificates = 32
+    /// Nor this many bytes of DER in all.
+    static let maximumChainBytes = 1 << 20
+    /// What OpenSSL may buffer for the Certificate message: the DER limit plus the per-certificate framing
+    /// (3-byte lengths, TLS 1.3 extension blocks), so our own limits decide and give the clearer message.
+    static let maximumCertificateMessage = maximumChainBytes + 64 * 1024
+
+    let pointer: OpaquePointer
+
+    /// One context for the whole process: SSL_CTX_new is costly in OpenSSL 3 and `check` runs targets concurrently.
+    static let client: Result<TLSContext, TLSConnectionError> = Result { () throws(TLSConnectionError) in
+        try TLSContext()
+    }
+
+    private init() throws(TLSConnectionError) {
+        OpenSSLError.clearQueue()
+        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
+            throw Self.setupFailure("SSL_CTX_new")
+        }
+        // Owned from here: deinit frees it if the configuration below fails.
+        pointer = context
+        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        guard COpenSSLShim_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
+            throw Self.setupFailure("set the minimum protocol version")
+        }
+        // set_max_cert_list returns the previous limit, not a status: there is nothing to check.
+        _ = COpenSSLShim_SSL_CTX_set_max_cert_list(context, Self.maximumCertificateMessage)
+    }
+
+    deinit { SSL_CTX_free(pointer) }
+
+    private static func setupFailure(_ operation: String) -> TLSConnectionError {
+        TLSConnectionError(.handshake, "cannot set up TLS: \(OpenSSLError.drain(operation))")
+    }
+}

@@ -1,0 +1,114 @@
+internal import COpenSSL
+import Foundation
+import Glibc
+
+/// An in-process TLS server on a loopback address that presents exactly the chain it is given.
+///
+/// It accepts one connection at a time on a background thread, completes the handshake (each connection gets at
+/// most `handshakeSeconds`, so a bad client cannot wedge it), sends close_notify and closes.
+// @unchecked Sendable: the mutable state lives in `ServingState`, guarded by its lock.
+public final class TLSTestServer: @unchecked Sendable {
+    /// How long one connection may take before the server drops it.
+    public static let handshakeSeconds = 3.0
+
+    /// The ephemeral port the server listens on.
+    public let port: UInt16
+    /// The address it listens on: "127.0.0.1" or "::1".
+    public let host: String
+    private let listener: LoopbackListener
+    private let state: ServingState
+
+    /// Serves the certificates of `chainPEM` (leaf first, then the rest in file order) with the key at `keyPath`.
+    public init(chainPEM: [String], keyPath: String, host: String = "127.0.0.1") throws {
+        // OpenSSL writes with write(2): a client that hangs up would otherwise kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let recorder = ServerNameRecorder()
+        state = ServingState(
+            context: try TestServerContext(chainPEM: chainPEM, keyPath: keyPath, recorder: recorder),
+            recorder: recorder)
+        listener = try LoopbackListener(host: host)
+        self.host = host
+        port = listener.port
+        listener.start { [state] connection in Self.handshake(on: connection, state: state) }
+    }
+
+    /// Serves one PEM file: the leaf, then any chain certificates it holds.
+    public convenience init(chainPEM: String, keyPath: String, host: String = "127.0.0.1") throws {
+        try self.init(chainPEM: [chainPEM], keyPath: keyPath, host: host)
+    }
+
+    deinit { stop() }
+
+    /// Presents a different chain from the next connection on (a certificate rotation).
+    public func serve(chainPEM: [String], keyPath: String) throws {
+        state.replace(try TestServerContext(chainPEM: chainPEM, keyPath: keyPath, recorder: state.recorder))
+    }
+
+    public func serve(chainPEM: String, keyPath: String) throws {
+        try serve(chainPEM: [chainPEM], keyPath: keyPath)
+    }
+
+    /// The SNI of every ClientHello received so far, in order; nil where the client sent none.
+    public var serverNamesReceived: [String?] { state.recorder.received }
+
+    /// The SNI of the latest ClientHello (nil also when none was received: see `serverNamesReceived`).
+    public var lastServerName: String? { serverNamesReceived.last ?? nil }
+
+    /// Handshakes that completed on the server's side.
+    ///
+    /// Counted when the server's SSL_do_handshake returns, which can be a little after the client's: right after a
+    /// client handshake this may not include it yet (unlike `serverNamesReceived`, recorded before the server answers).
+    public var handshakesCompleted: Int { state.handshakes }
+
+    /// Stops accepting, waits for the serving thread and closes the listener; idempotent, also run by deinit.
+    public func stop() { listener.stop() }
+
+    private static func handshake(on connection: PeerConnection, state: ServingState) {
+        let context = state.context
+        defer { ERR_clear_error() }
+        guard let ssl = SSL_new(context.pointer) else { return }
+        // SSL_set_fd's socket BIO does not close the descriptor: PeerConnection closes it after SSL_free.
+        defer { SSL_free(ssl) }
+        guard SSL_set_fd(ssl, connection.fd) == 1 else { return }
+        SSL_set_accept_state(ssl)
+        let end = ContinuousClock.now + .milliseconds(Int64(handshakeSeconds * 1000))
+        while true {
+            let result = SSL_do_handshake(ssl)
+            if result == 1 {
+                state.countHandshake()
+                // Best effort: the client usually closes first.
+                _ = SSL_shutdown(ssl)
+                return
+            }
+            let events: Int32
+            switch SSL_get_error(ssl, result) {
+            case SSL_ERROR_WANT_READ: events = Int32(POLLIN)
+            case SSL_ERROR_WANT_WRITE: events = Int32(POLLOUT)
+            default: return
+            }
+            let left = end - .now
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            guard seconds > 0, connection.wait(for: events, seconds: seconds) else { return }
+        }
+    }
+}
+
+/// What the serving thread shares with the test: the current context and the counters.
+// @unchecked Sendable: `current` and `completed` are guarded by `lock`; `recorder` is Sendable.
+private final class ServingState: @unchecked Sendable {
+    let recorder: ServerNameRecorder
+    private let lock = NSLock()
+    private var current: TestServerContext
+    private var completed = 0
+
+    init(context: TestServerContext, recorder: ServerNameRecorder) {
+        current = context
+        self.recorder = recorder
+    }
+
+    var context: TestServerContext { lock.withLock { current } }
+    var handshakes: Int { lock.withLock { completed } }
+
+    func replace(_ context: TestServerContext) { lock.withLock { current = context } }
+    func countHandshake() { lock.withLock { completed += 1 } }
+}
