@@ -32,6 +32,12 @@ public struct VerificationFailure: Sendable, Equatable {
     public static let hostnameMismatch = X509_V_ERR_HOSTNAME_MISMATCH
     public static let ipAddressMismatch = X509_V_ERR_IP_ADDRESS_MISMATCH
     public static let invalidPurpose = X509_V_ERR_INVALID_PURPOSE
+
+    /// The chain stops because no anchor issued its top certificate (errors 2, 18, 19, 20).
+    public var isMissingIssuer: Bool {
+        [X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+         X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN].contains(code)
+    }
 }
 
 /// The chain OpenSSL built, leaf first, and its first failure, if any.

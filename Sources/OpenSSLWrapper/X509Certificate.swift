@@ -257,3 +257,18 @@ extension String {
         self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension X509Certificate {
+    /// The certificate as a PEM block, 64 base64 characters a line.
+    public var pemString: String {
+        let base64 = Data(derBytes).base64EncodedString()
+        var lines: [Substring] = []
+        var start = base64.startIndex
+        while start < base64.endIndex {
+            let end = base64.index(start, offsetBy: 64, limitedBy: base64.endIndex) ?? base64.endIndex
+            lines.append(base64[start..<end])
+            start = end
+        }
+        return "-----BEGIN CERTIFICATE-----\n" + lines.joined(separator: "\n") + "\n-----END CERTIFICATE-----\n"
+    }
+}

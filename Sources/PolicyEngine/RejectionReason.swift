@@ -74,8 +74,9 @@ public enum RejectionReason: Sendable {
             return "contradiction: validating a domain name for invalid or self-signed certificates requires pinning "
                 + "(use --mode certificate or publickey with pins, or drop --allow-invalid-certificates)"
         case .untrustedChain(let failure, let anchors):
+            let pinned = anchors == PinnedAnchors.origin && failure.isMissingIssuer
             return "untrusted chain: \(named): \(failure.message) (OpenSSL error \(failure.code) at depth \(failure.depth),"
-                + " anchors: \(anchors))"
+                + " anchors: \(anchors))" + (pinned ? ": the chain leads to no pinned certificate" : "")
         case .hostnameMismatch(_, let domain):
             let names = certificate?.subjectAlternativeNames ?? []
             let listed = names.isEmpty ? "no subject alternative names (a common name is never used)" : names.joined(separator: ", ")

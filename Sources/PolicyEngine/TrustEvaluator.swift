@@ -105,7 +105,7 @@ private struct Run {
         // resort), so with the leaf's issuer pinned too it would go on past a pinned leaf: a pinned leaf is the
         // only anchor. A pinned certificate above the leaf is found as an issuer, and the chain ends there.
         let anchors = firstPinned == 0 ? [presented[0]] : pinnedCertificates
-        let store = TrustStore.anchors(anchors, origin: "the pinned certificates")
+        let store = TrustStore.anchors(anchors, origin: PinnedAnchors.origin)
         let result = evaluator.validate(presented, untrusted: untrusted, store: store, domain: domain)
         builtChain = result.chain
         if let failure = result.failure {
@@ -145,4 +145,9 @@ private struct Run {
     private func reason(for failure: VerificationFailure) -> RejectionReason {
         RejectionReason.from(failure, domain: domain, anchors: evaluator.anchors.origin)
     }
+}
+
+enum PinnedAnchors {
+    /// How certificate mode's anchors are named in messages.
+    static let origin = "the pinned certificates"
 }

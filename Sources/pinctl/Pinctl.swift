@@ -11,10 +11,13 @@ struct Pinctl: AsyncParsableCommand {
             3 connection or TLS failure. With several targets the most severe wins, in the order 2, 1, 3, 0.
 
             Examples:
+              pinctl check api.example.com:443 --mode publickey --pins pins/
+              pinctl chain api.example.com
+              pinctl extract api.example.com --out pins/
               pinctl verify --chain next-chain.pem --host api.example.com --mode publickey --pins pins/
             """,
         version: PinctlVersion.current,
-        subcommands: [VerifyCommand.self]
+        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]
     )
 
     static func main() async {

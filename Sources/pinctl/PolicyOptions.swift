@@ -5,6 +5,41 @@ import PolicyEngine
 
 extension PinningMode: ExpressibleByArgument {}
 
+/// The anchors standing for the system store, and the evaluation time.
+struct AnchorOptions: ParsableArguments {
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "Trust anchors from this PEM/DER file instead of the system store. Repeatable.", valueName: "file"))
+    var caFiles: [String] = []
+
+    @Option(name: .customLong("ca-path"), help: ArgumentHelp(
+        "Trust anchors from this hashed directory (openssl rehash) instead of the system store. Repeatable.",
+        valueName: "dir"))
+    var caPaths: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Evaluation time: ISO 8601 UTC (2026-01-31T12:00:00Z) or @EPOCH. Default: now.", valueName: "time"))
+    var at: String?
+
+    func validate() throws {
+        if let at, Timestamp.parse(at) == nil {
+            throw ValidationError("--at \(at): expected ISO 8601 UTC such as 2026-01-31T12:00:00Z, or @EPOCH")
+        }
+    }
+
+    /// The evaluation time; `validate()` has already checked `--at`.
+    var time: Date { at.flatMap(Timestamp.parse) ?? Date() }
+
+    /// The anchors that stand for the system store.
+    func trustStore() throws(InputError) -> TrustStore {
+        guard !caFiles.isEmpty || !caPaths.isEmpty else { return TrustStore.system() }
+        do {
+            return try TrustStore.caFiles(caFiles, directories: caPaths)
+        } catch {
+            throw InputError("--ca-file/--ca-path \(error.description)")
+        }
+    }
+}
+
 /// The policy options shared by `check` and `verify` (DESIGN §3).
 struct PolicyOptions: ParsableArguments {
     @Option(help: "Pinning mode: none, certificate or publickey.")
@@ -25,40 +60,13 @@ struct PolicyOptions: ParsableArguments {
     @Flag(help: "Do not check the host name or the leaf's TLS server usage (validatesDomainName = NO).")
     var noValidateDomainName = false
 
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
-        "Trust anchors from this PEM/DER file instead of the system store. Repeatable.", valueName: "file"))
-    var caFiles: [String] = []
-
-    @Option(name: .customLong("ca-path"), help: ArgumentHelp(
-        "Trust anchors from this hashed directory (openssl rehash) instead of the system store. Repeatable.",
-        valueName: "dir"))
-    var caPaths: [String] = []
-
-    @Option(help: ArgumentHelp(
-        "Evaluation time: ISO 8601 UTC (2026-01-31T12:00:00Z) or @EPOCH. Default: now.", valueName: "time"))
-    var at: String?
+    @OptionGroup var anchors: AnchorOptions
 
     @Option(help: ArgumentHelp("Warn about certificates expiring within this many days.", valueName: "days"))
     var warnDays: Int = 30
 
     func validate() throws {
-        if let at, Timestamp.parse(at) == nil {
-            throw ValidationError("--at \(at): expected ISO 8601 UTC such as 2026-01-31T12:00:00Z, or @EPOCH")
-        }
         guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
-    }
-
-    /// The evaluation time; `validate()` has already checked `--at`.
-    var time: Date { at.flatMap(Timestamp.parse) ?? Date() }
-
-    /// The anchors that stand for the system store.
-    func trustStore() throws(InputError) -> TrustStore {
-        guard !caFiles.isEmpty || !caPaths.isEmpty else { return TrustStore.system() }
-        do {
-            return try TrustStore.caFiles(caFiles, directories: caPaths)
-        } catch {
-            throw InputError("--ca-file/--ca-path \(error.description)")
-        }
     }
 
     /// The policy with its pins loaded; configuration errors of DESIGN §4 are input errors.

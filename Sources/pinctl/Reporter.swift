@@ -48,9 +48,17 @@ struct Reporter {
         case .trusted(let match):
             let pinned = match.map { ", pin \($0.source) matched certificate #\($0.certificateIndex)" } ?? ""
             lines.append(Terminal.paint("TRUSTED", .green) + "  \(policy)\(pinned)")
-        case .rejected:
+        case .rejected(let reason):
             lines.append(Terminal.paint("REJECTED", .red) + "  \(policy)")
             lines.append("  " + (evaluation.rejectionMessage ?? "").replacingOccurrences(of: "\n", with: "\n  "))
+            if case .publicKeyNotPinned = reason {} else if report.policy.mode != .none, report.policy.pinCount > 0 {
+                // OkHttp's model: the configured pins beside the chain's, so the fix is visible at a glance.
+                lines.append("  pinned:")
+                lines += report.policy.pinnedCertificates.map {
+                    "    \(PinFormat.pin(of: $0.certificate)) \($0.certificate.subject) (\($0.source))"
+                }
+                lines += report.policy.pinnedKeyHashes.map { "    \($0.text) (\($0.source))" }
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -3,13 +3,13 @@ import OpenSSLWrapper
 import PolicyEngine
 
 /// The negotiated TLS parameters of a live check.
-struct TLSInfo {
+struct TLSInfo: Sendable {
     let version: String
     let cipher: String
 }
 
 /// Everything printed about one target: what was evaluated, how, and the outcome.
-struct TargetReport {
+struct TargetReport: Sendable {
     let target: String
     let domain: String?
     let policy: SecurityPolicy

@@ -50,7 +50,7 @@ struct VerifyCommand: ParsableCommand {
             }
             let (policy, configurationWarnings) = try policyOptions.policy()
             let evaluator = TrustEvaluator(
-                policy: policy, anchors: try policyOptions.trustStore(), time: policyOptions.time,
+                policy: policy, anchors: try policyOptions.anchors.trustStore(), time: policyOptions.anchors.time,
                 warnDays: policyOptions.warnDays)
             let evaluation = evaluator.evaluate(presented: presented, domain: host)
             let report = TargetReport(

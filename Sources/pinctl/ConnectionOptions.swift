@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+/// How to reach a live target (`check`, `chain`, `extract`).
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The SNI name and the domain to check (default: the target's host).", valueName: "name"))
+    var servername: String?
+
+    @Option(help: ArgumentHelp("Seconds for resolution, connect and handshake together, per target.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Flag(name: .customShort("4"), help: "Connect over IPv4 only.")
+    var ipv4Only = false
+
+    @Flag(name: .customShort("6"), help: "Connect over IPv6 only.")
+    var ipv6Only = false
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout \(timeout): must be more than 0 and at most 3600 seconds") }
+        guard !(ipv4Only && ipv6Only) else { throw ValidationError("-4 and -6 exclude each other") }
+        if let servername, servername.isEmpty { throw ValidationError("--servername: must not be empty") }
+    }
+
+    /// The domain a target is checked against: `--servername`, or the target's host.
+    func domain(for target: Target) -> String { servername ?? target.host }
+
+    /// Connects and returns what the server presented; failures carry DESIGN §2's error codes.
+    func handshake(with target: Target) throws(TLSConnectionError) -> TLSHandshakeResult {
+        let family: AddressFamily = ipv4Only ? .ipv4 : ipv6Only ? .ipv6 : .any
+        let options = TLSConnectOptions(serverName: domain(for: target), timeout: timeout, family: family)
+        return try TLSClient.handshake(host: target.host, port: target.port, options: options)
+    }
+}
+
+/// Where `chain` and `extract` take certificates from: one live target or certificate files.
+struct ChainSourceOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL.", valueName: "target"))
+    var target: String?
+
+    @Option(name: .customLong("chain"), help: ArgumentHelp(
+        "Certificate files instead of a live target: PEM or DER, leaf first; repeatable.", valueName: "file"))
+    var chainFiles: [String] = []
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+
+    func validate() throws {
+        guard (target == nil) != chainFiles.isEmpty else {
+            throw ValidationError(target == nil ? "give a target or --chain FILE" : "give a target or --chain, not both")
+        }
+        if let target { _ = try Target(parsing: target) }
+    }
+
+    /// A label for the source: the target as `host:port`, or the files.
+    var label: String {
+        guard let target, let parsed = try? Target(parsing: target) else { return chainFiles.joined(separator: ",") }
+        return parsed.description
+    }
+
+    /// The presented certificates, leaf first, and the TLS parameters when they came from a live server.
+    func load() throws(SourceError) -> (certificates: [X509Certificate], tls: TLSInfo?) {
+        if let target {
+            let parsed: Target
+            do { parsed = try Target(parsing: target) } catch { throw .input(error) }
+            do {
+                let result = try connection.handshake(with: parsed)
+                return (result.presented, TLSInfo(version: result.protocolVersion, cipher: result.cipher))
+            } catch {
+                throw .connection(error)
+            }
+        }
+        var certificates: [X509Certificate] = []
+        for file in chainFiles {
+            do {
+                certificates += try CertificateParser.certificates(atPath: file)
+            } catch {
+                throw .input(InputError("--chain \(error.description)"))
+            }
+        }
+        return (certificates, nil)
+    }
+}
+
+extension ChainSourceOptions {
+    /// The presented certificates, the TLS parameters and the anchors; on failure the process exits with the
+    /// error's status (2 for input, 3 for connection) after a message naming the source.
+    func loadOrExit(anchors: AnchorOptions) -> (certificates: [X509Certificate], tls: TLSInfo?, store: TrustStore) {
+        do throws(SourceError) {
+            let (certificates, tls) = try load()
+            do throws(InputError) {
+                return (certificates, tls, try anchors.trustStore())
+            } catch {
+                throw .input(error)
+            }
+        } catch {
+            Terminal.error(error.isConnection ? "\(label): \(error.message)" : error.message)
+            Foundation.exit(error.status.rawValue)
+        }
+    }
+}
+
+/// Why a command could not obtain certificates: bad input (exit 2) or a failed connection (exit 3).
+enum SourceError: Error {
+    case input(InputError)
+    case connection(TLSConnectionError)
+
+    var status: ExitStatus {
+        switch self {
+        case .input: .inputError
+        case .connection: .connectionFailure
+        }
+    }
+
+    var isConnection: Bool {
+        if case .connection = self { return true }
+        return false
+    }
+
+    var code: String {
+        switch self {
+        case .input: "input"
+        case .connection(let error): error.kind.rawValue
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .input(let error): error.description
+        case .connection(let error): error.message
+        }
+    }
+}

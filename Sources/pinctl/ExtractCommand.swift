@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Write a chain's certificates as DER .cer pin files and their hashes as pins.pin.",
+        discussion: """
+            Files are named NN-<name>.cer (AFNetworking's and Alamofire's bundle convention); pins.pin holds one \
+            sha256/BASE64 line per certificate. What it writes is accepted by --pins as is. Nothing is \
+            overwritten without --force.
+
+            Examples:
+              pinctl extract api.example.com --out pins/
+              pinctl extract api.example.com:8443 --out pins/ --which intermediates
+              pinctl extract --chain fullchain.pem --out pins/ --force
+            """
+    )
+
+    enum Which: String, ExpressibleByArgument, CaseIterable {
+        case leaf, intermediates, root, all
+    }
+
+    @OptionGroup var source: ChainSourceOptions
+    @OptionGroup(title: "Trust anchors") var anchors: AnchorOptions
+
+    @Option(help: ArgumentHelp("The directory to write into; created when missing.", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Which certificates: leaf, intermediates, root or all (every presented one, and the store's root).")
+    var which: Which = .all
+
+    @Flag(help: "Overwrite files that already exist.")
+    var force = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    func run() throws {
+        let (presented, _, store) = source.loadOrExit(anchors: anchors)
+        let chosen: [X509Certificate]
+        do {
+            chosen = try select(from: presented, store: store)
+        } catch {
+            fail(error.description)
+        }
+        let files = chosen.enumerated().map { index, certificate in
+            (name: String(format: "%02d-", index) + Self.fileName(for: certificate) + ".cer", certificate: certificate)
+        }
+        let pins = files.map { "\(PinFormat.pin(of: $0.certificate))  # \($0.certificate.subject)" }
+        let outputs = files.map { ($0.name, Data($0.certificate.derBytes)) }
+            + [("pins.pin", Data(("# written by pinctl extract from \(source.label)\n" + pins.joined(separator: "\n") + "\n").utf8))]
+        let writer = OutputDirectory(path: out)
+        do {
+            try writer.write(outputs, force: force)
+        } catch {
+            fail(error.description)
+        }
+        if !quiet {
+            for (name, _) in outputs { print((out as NSString).appendingPathComponent(name)) }
+        }
+    }
+
+    private func select(from presented: [X509Certificate], store: TrustStore) throws(InputError) -> [X509Certificate] {
+        let built = ChainVerifier.verify(
+            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
+            options: VerificationOptions(time: anchors.time, domain: nil, checksServerIdentity: false))
+        // The store's root counts only when it completes the chain.
+        let storeRoot = built.isValid ? built.chain.last.flatMap { presented.contains($0) ? nil : $0 } : nil
+        let presentedRoot = presented.count > 1 ? presented.last.flatMap { $0.isSelfSigned ? $0 : nil } : nil
+        switch which {
+        case .leaf:
+            return [presented[0]]
+        case .intermediates:
+            let intermediates = presented.dropFirst().filter { !$0.isSelfSigned }
+            guard !intermediates.isEmpty else { throw InputError("\(source.label): the chain has no intermediate certificates") }
+            return Array(intermediates)
+        case .root:
+            guard let root = storeRoot ?? presentedRoot else {
+                throw InputError("\(source.label): no root: the chain does not reach a trust anchor in \(store.origin)"
+                    + (built.failure.map { " (\($0.message))" } ?? ""))
+            }
+            return [root]
+        case .all:
+            return presented + (storeRoot.map { [$0] } ?? [])
+        }
+    }
+
+    /// The certificate's common name made safe for a file name: lower case, letters, digits, '.', '-'.
+    static func fileName(for certificate: X509Certificate) -> String {
+        let name = certificate.commonNameOrSubject.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber || $0 == "." ? $0 : "-" }
+        let collapsed = String(name).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
+        let trimmed = collapsed.trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+        return trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
+    }
+
+    private func fail(_ message: String) -> Never {
+        Terminal.error(message)
+        Foundation.exit(ExitStatus.inputError.rawValue)
+    }
+}
