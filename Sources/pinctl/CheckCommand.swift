@@ -91,7 +91,7 @@ enum CheckOutcome: Sendable {
             reporter.emit(report)
             return ExitStatus(report.evaluation)
         case .failed(let target, let domain, let error):
-            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: "\(target): \(error.message)")
+            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: error.message)
             return .connectionFailure
         }
     }

@@ -94,7 +94,8 @@ extension ChainSourceOptions {
                 throw .input(error)
             }
         } catch {
-            Terminal.error(error.isConnection ? "\(label): \(error.message)" : error.message)
+            // Connection messages name host and port already.
+            Terminal.error(error.message)
             Foundation.exit(error.status.rawValue)
         }
     }
@@ -110,11 +111,6 @@ enum SourceError: Error {
         case .input: .inputError
         case .connection: .connectionFailure
         }
-    }
-
-    var isConnection: Bool {
-        if case .connection = self { return true }
-        return false
     }
 
     var code: String {
