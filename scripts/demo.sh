@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# The main job on the embedded fixture PKI, offline: build pinctl, then evaluate certs/ in the three pinning
-# modes, a pass and a rotation failure in each.
+# The main job, live on loopback and offline, on the embedded fixture PKI (certs/), with no internet:
+#   1. build pinctl and start a TLS server (openssl s_server) on 127.0.0.1 serving leaf + intermediate;
+#   2. pinctl extract the pins the apps would ship, then pinctl check in the three pinning modes;
+#   3. rotate the server to a rekeyed leaf and show which apps would break, and that a backup pin saves them;
+#   4. pinctl verify the same rotation offline, before it ships.
+# The server is stopped on exit, whatever happens. The fixture root stands in for the system trust store and
+# --at fixes the time, so the demo gives the same verdicts every day.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -8,33 +13,71 @@ cd "$root"
 echo "== building pinctl"
 swift build --product pinctl 2>&1 | tail -n 1
 pinctl="$root/.build/debug/pinctl"
-cd certs
+work=$(mktemp -d)
+server_pid=""
+stop_server() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+        server_pid=""
+    fi
+}
+trap 'stop_server; rm -rf "$work"' EXIT
 
-# The fixture root stands in for the system store; the time is fixed so the demo never ages.
-common=(--ca-file root-ca.pem --host pinning.test --at 2026-06-01T00:00:00Z)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cd certs
+start_server() {  # LEAF KEY [CHAIN]
+    stop_server
+    local chain=()
+    [ $# -ge 3 ] && chain=(-cert_chain "$3")
+    openssl s_server -accept "127.0.0.1:$port" -cert "$1" -key "$2" "${chain[@]}" -www -quiet \
+        </dev/null >/dev/null 2>&1 &
+    server_pid=$!
+    for _ in $(seq 50); do  # wait until it accepts, at most 5 s
+        if "$pinctl" chain "127.0.0.1:$port" --timeout 1 --format pem >/dev/null 2>&1; then return 0; fi
+        sleep 0.1
+    done
+    echo "demo: the test server did not start on port $port" >&2
+    exit 1
+}
+
 run() {
     echo
     echo "\$ pinctl $*"
-    set +e
-    "$pinctl" "$@"
-    local status=$?
-    set -e
+    local status=0
+    "$pinctl" "$@" || status=$?
     echo "(exit $status)"
-    return 0
 }
 
-echo
-echo "== today: the server sends leaf.pem + intermediate-ca.pem; apps pin leaf.pem"
-run verify --chain leaf-chain.pem "${common[@]}" --mode none
-run verify --chain leaf-chain.pem "${common[@]}" --mode certificate --pins leaf.pem
-run verify --chain leaf-chain.pem "${common[@]}" --mode publickey --pins pins/leaf.pin
+common=(--ca-file root-ca.pem --at 2026-06-01T00:00:00Z)
+target="localhost:$port"
 
 echo
-echo "== rotation: the server will send leaf-rekeyed.pem (a new key); apps still pin leaf.pem"
-run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem "${common[@]}" --mode certificate --pins leaf.pem
-run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem "${common[@]}" --mode publickey --pins pins/leaf.pin
+echo "== a server on $target sends leaf.pem + intermediate-ca.pem"
+start_server leaf.pem leaf.key intermediate-ca.pem
+run chain "$target" --ca-file root-ca.pem --at 2026-06-01T00:00:00Z
+run extract "$target" --out "$work/pins" "${common[@]}"
 
 echo
-echo "== a backup pin on the intermediate lets the same rotation pass"
-run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem "${common[@]}" --mode publickey \
-    --pins pins/leaf.pin --pins pins/intermediate.pin
+echo "== today's apps: the three pinning modes all connect"
+run check "$target" "${common[@]}" --mode none
+run check "$target" "${common[@]}" --mode certificate --pins "$work/pins/00-pinning.test.cer"
+run check "$target" "${common[@]}" --mode publickey --pins "$work/pins/00-pinning.test.cer"
+
+echo
+echo "== rotation: the server now sends leaf-rekeyed.pem (a new key); apps that pinned only the leaf break"
+start_server leaf-rekeyed.pem leaf-rekeyed.key intermediate-ca.pem
+run check "$target" "${common[@]}" --mode certificate --pins "$work/pins/00-pinning.test.cer"
+run check "$target" "${common[@]}" --mode publickey --pins "$work/pins/00-pinning.test.cer"
+echo
+echo "== apps that also pinned the intermediate (a backup pin) still connect"
+run check "$target" "${common[@]}" --mode publickey --pins "$work/pins/00-pinning.test.cer" \
+    --pins "$work/pins/01-pinctl-test-intermediate-ca.cer"
+stop_server
+
+echo
+echo "== the same question offline, before the rotation ships: pinctl verify on the new chain"
+run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem --host pinning.test "${common[@]}" \
+    --mode publickey --pins pins/leaf.pin --quiet
+run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem --host pinning.test "${common[@]}" \
+    --mode publickey --pins pins/leaf.pin --pins pins/intermediate.pin --format json

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 @main
-struct Pinctl: AsyncParsableCommand {
+struct Pinctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pinctl",
         abstract: "Check TLS pinning policies (AFNetworking's AFSecurityPolicy semantics) against live servers and certificate files.",
@@ -20,16 +20,13 @@ struct Pinctl: AsyncParsableCommand {
         subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]
     )
 
-    static func main() async {
+    static func main() {
         // OpenSSL writes with write(): a peer that closed must not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         do {
+            // Every command is synchronous (check runs its own threads): no async runtime to start.
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try command.run()
         } catch {
             exit(withStatusFor: error)
         }
