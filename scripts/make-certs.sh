@@ -322,7 +322,7 @@ Key types: "EC" = ECDSA P-256 (named curve), "RSA" = RSA-2048; all signatures SH
 | `wildcard.key` | Private key of wildcard.pem | — | EC | TLS test server key |
 | `wrong-host.pem` | Leaf CN=wrong.test, SAN DNS:wrong.test only | 2025-01-01 → 2125-01-01 | EC | Chain valid but hostname mismatch for pinning.test |
 | `wrong-host.key` | Private key of wrong-host.pem | — | EC | TLS test server key |
-| `cn-only.pem` | Leaf CN=pinning.test with NO subjectAltName extension | 2025-01-01 → 2125-01-01 | EC | Legacy CN-only name: hostname check must decide on CN fallback (OpenSSL falls back to CN by default) |
+| `cn-only.pem` | Leaf CN=pinning.test with NO subjectAltName extension | 2025-01-01 → 2125-01-01 | EC | Legacy CN-only name: pinctl, like Apple, never takes a name from the CN (hostname-mismatch); `openssl verify` would fall back to it |
 | `cn-only.key` | Private key of cn-only.pem | — | EC | TLS test server key |
 | `expired.pem` | Like leaf (leaf SANs) but expired | 2020-01-01 → 2021-01-01 | EC | Expired leaf: `openssl verify` error 10 (certificate has expired) |
 | `expired.key` | Private key of expired.pem | — | EC | TLS test server key |
