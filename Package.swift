@@ -28,6 +28,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper"], path: "Tests/TestSupport"),
         .testTarget(name: "OpenSSLWrapperTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
         .testTarget(name: "PolicyEngineTests", dependencies: ["PolicyEngine", "OpenSSLWrapper", "TestSupport"]),
-        .testTarget(name: "pinctlTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
     ]
 )

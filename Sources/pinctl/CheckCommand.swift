@@ -33,7 +33,10 @@ struct CheckCommand: ParsableCommand {
     func validate() throws {
         guard !targets.isEmpty else { throw ValidationError("missing target: give host, host:port or an https:// URL") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): must be from 1 to 256") }
-        for target in targets { _ = try Target(parsing: target) }
+        // A ValidationError, so that a bad target is a usage error (exit 2) printed with the usage line.
+        for target in targets {
+            do { _ = try Target(parsing: target) } catch { throw ValidationError(error.description) }
+        }
     }
 
     func run() throws {

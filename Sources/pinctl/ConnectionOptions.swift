@@ -49,7 +49,9 @@ struct ChainSourceOptions: ParsableArguments {
         guard (target == nil) != chainFiles.isEmpty else {
             throw ValidationError(target == nil ? "give a target or --chain FILE" : "give a target or --chain, not both")
         }
-        if let target { _ = try Target(parsing: target) }
+        if let target {
+            do { _ = try Target(parsing: target) } catch { throw ValidationError(error.description) }
+        }
     }
 
     /// A label for the source: the target as `host:port`, or the files.

@@ -41,7 +41,11 @@ struct Pinctl: ParsableCommand {
             Foundation.exit(0)
         }
         if !message.isEmpty { Terminal.printError(message) }
-        Foundation.exit(ExitStatus.fromArgumentParser(code).rawValue)
+        // ArgumentParser gives EXIT_FAILURE (1) to any error it does not know, but 1 means "rejected" here: only an
+        // ExitCode a command threw on purpose may carry it.
+        let status = code == .failure && !(error is ExitCode)
+            ? ExitStatus.inputError : ExitStatus.fromArgumentParser(code)
+        Foundation.exit(status.rawValue)
     }
 }
 
