@@ -21,9 +21,9 @@ func expectInputError(
 /// DESIGN §4: pin files, directories and `--pin` values.
 @Suite("Pin loading")
 struct PinLoadingTests {
-    static let leafPin = "sha256/+oaCNFrGR07F1p7EusLIvU7qSoLnSMpRM7fqK3wqajo="
-    static let intermediateBase64 = "lG/pBUKTVR6uKMMARKgIP5VgIIxjgeMbIKHPOa2456E="
-    static let rootPin = "sha256/1MUTHcmZJxinyyHFQjJAeRoNWDw5ciVWAiF4ZXj6LIY="
+    static let leafPin = Certs.spkiPin(of: "leaf.pem")
+    static let intermediateBase64 = String(Certs.spkiPin(of: "intermediate-ca.pem").dropFirst("sha256/".count))
+    static let rootPin = Certs.spkiPin(of: "root-ca.pem")
 
     // MARK: .pin files
 

@@ -34,3 +34,33 @@ public enum TestTime {
     public static let now = Date(timeIntervalSince1970: 1_780_272_000)
     public static let nowText = "2026-06-01T00:00:00Z"
 }
+
+extension Certs {
+    /// The `sha256/BASE64` SPKI pin of a fixture, as `scripts/make-certs.sh` computed it with the openssl CLI
+    /// (certs/spki-pins.txt): an oracle independent of the code under test.
+    public static func spkiPin(of file: String) -> String {
+        let catalogue = String(decoding: bytes("spki-pins.txt"), as: UTF8.self)
+        guard let line = catalogue.split(separator: "\n").first(where: { $0.hasPrefix(file + " ") }) else {
+            fatalError("spki-pins.txt has no line for \(file)")
+        }
+        return String(line.split(separator: " ")[1])
+    }
+
+    /// What `openssl x509 -noout FIELD` prints for a fixture, after the `=`: e.g. `serial`, or the SHA-256
+    /// fingerprint with `["-fingerprint", "-sha256"]`. Another oracle independent of the code under test.
+    public static func opensslField(_ file: String, _ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl", "x509", "-noout", "-in", path(file)] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { fatalError("cannot run openssl: \(error)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, let equals = text.firstIndex(of: "=") else {
+            fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'")
+        }
+        return String(text[text.index(after: equals)...])
+    }
+}

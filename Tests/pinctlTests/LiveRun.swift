@@ -47,13 +47,7 @@ enum LiveRun {
     }
 
     /// The `sha256/BASE64` SPKI pin of a certificate file, from certs/spki-pins.txt.
-    static func pin(of file: String) -> String {
-        let catalogue = String(decoding: Certs.bytes("spki-pins.txt"), as: UTF8.self)
-        guard let line = catalogue.split(separator: "\n").first(where: { $0.hasPrefix(file + " ") }) else {
-            fatalError("spki-pins.txt has no line for \(file)")
-        }
-        return String(line.split(separator: " ")[1])
-    }
+    static func pin(of file: String) -> String { Certs.spkiPin(of: file) }
 
     /// The non-empty lines of `text`.
     static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
