@@ -41,12 +41,26 @@ struct Pinctl: ParsableCommand {
             Foundation.exit(0)
         }
         if !message.isEmpty { Terminal.printError(message) }
+        if !(error is ExitCode), wantsJSON(CommandLine.arguments) {
+            // A JSON consumer gets its one object per line even when the command line itself is wrong.
+            let object: JSONValue = .object([
+                ("verdict", .string("error")),
+                ("reason", .object([("code", .string("input")), ("message", .string(self.message(for: error)))])),
+            ])
+            print(object.serialized)
+        }
         // ArgumentParser gives EXIT_FAILURE (1) to any error it does not know, but 1 means "rejected" here: only an
         // ExitCode a command threw on purpose may carry it.
         let status = code == .failure && !(error is ExitCode)
             ? ExitStatus.inputError : ExitStatus.fromArgumentParser(code)
         Foundation.exit(status.rawValue)
     }
+}
+
+/// Whether the command line asks for JSON output, read without the parser (which is what failed).
+private func wantsJSON(_ arguments: [String]) -> Bool {
+    zip(arguments, arguments.dropFirst()).contains { $0 == "--format" && $1 == "json" }
+        || arguments.contains("--format=json")
 }
 
 enum PinctlVersion {

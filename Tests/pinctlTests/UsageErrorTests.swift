@@ -62,4 +62,16 @@ import TestSupport
         #expect(object["verdict"] as? String == "error")
         #expect((object["reason"] as? [String: Any])?["code"] as? String == "input")
     }
+
+    @Test func usageErrorInJSONModeIsStillOneErrorObjectOnStdout() throws {
+        let result = try PinctlProcess.run(["check", "localhost:99999", "--format", "json"])
+        #expect(result.status == 2)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["verdict"] as? String == "error")
+        let reason = try #require(object["reason"] as? [String: Any])
+        #expect(reason["code"] as? String == "input")
+        #expect((reason["message"] as? String)?.contains("99999") == true)
+    }
 }
