@@ -14,7 +14,7 @@ struct ChainCommand: ParsableCommand {
             Examples:
               pinctl chain api.example.com
               pinctl chain https://api.example.com:8443/health --format json
-              pinctl chain --chain fullchain.pem --ca-file corp-root.pem --format pem > chain.pem
+              pinctl chain --chain fullchain.pem --ca-file corp-root.pem --format pem
             """
     )
 

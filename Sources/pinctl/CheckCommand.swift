@@ -13,8 +13,10 @@ struct CheckCommand: ParsableCommand {
 
             Examples:
               pinctl check api.example.com --mode publickey --pins pins/
-              pinctl check api.example.com:8443 [2001:db8::1]:443 https://cdn.example.com/ --format json
-              pinctl check 10.0.0.5:443 --servername api.example.com --mode certificate --pins pins/root.cer
+              pinctl check api.example.com:8443 '[2001:db8::1]:443' --format json
+              pinctl check https://cdn.example.com/ --mode certificate --pins root.cer
+              pinctl check 10.0.0.5:443 --servername api.example.com --mode publickey \\
+                  --pins pins/
             """
     )
 

@@ -14,7 +14,8 @@ struct Pinctl: ParsableCommand {
               pinctl check api.example.com:443 --mode publickey --pins pins/
               pinctl chain api.example.com
               pinctl extract api.example.com --out pins/
-              pinctl verify --chain next-chain.pem --host api.example.com --mode publickey --pins pins/
+              pinctl verify --chain next.pem --host api.example.com --pins pins/ \\
+                  --mode publickey
             """,
         version: PinctlVersion.current,
         subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]

@@ -12,10 +12,12 @@ struct VerifyCommand: ParsableCommand {
             will apps that pin today accept the chain you are about to deploy?
 
             Examples:
-              pinctl verify --chain next-chain.pem --host api.example.com --mode publickey --pins pins/
-              pinctl verify --chain leaf.pem --chain intermediate.pem --host api.example.com \\
-                  --mode certificate --pins pinned-root.cer --at 2027-01-01T00:00:00Z
-              pinctl verify --chain chain.pem --ca-file my-root.pem --host 10.0.0.5 --format json
+              pinctl verify --chain next.pem --host api.example.com --pins pins/ \\
+                  --mode publickey
+              pinctl verify --chain leaf.pem --chain intermediate.pem \\
+                  --host api.example.com --mode certificate --pins root.cer \\
+                  --at 2027-01-01T00:00:00Z
+              pinctl verify --chain chain.pem --ca-file my-root.pem --format json
             """
     )
 
