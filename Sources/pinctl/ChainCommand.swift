@@ -31,16 +31,14 @@ struct ChainCommand: ParsableCommand {
     func run() throws {
         let time = anchors.time
         let (presented, tls, store) = source.loadOrExit(anchors: anchors)
-        let built = ChainVerifier.verify(
-            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
-            options: VerificationOptions(time: time, domain: nil, checksServerIdentity: false))
+        let built = anchors.build(presented, store: store, at: time)
         let chain = presented + built.chain.filter { !presented.contains($0) }
         switch format {
         case .pem:
             print(chain.map(\.pemString).joined(), terminator: "")
         case .json:
             var members: [(String, JSONValue)] = [("target", .string(source.label))]
-            if let tls { members.append(("tls", .object([("version", .string(tls.version)), ("cipher", .string(tls.cipher))]))) }
+            if let tls { members.append(("tls", tls.json)) }
             members.append(("evaluatedAt", .string(Timestamp.iso8601(time))))
             members.append(("verified", .bool(built.isValid)))
             if let failure = built.failure {

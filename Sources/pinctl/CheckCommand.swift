@@ -47,11 +47,7 @@ struct CheckCommand: ParsableCommand {
         let evaluator: TrustEvaluator
         let configurationWarnings: [String]
         do throws(InputError) {
-            let (policy, warnings) = try policyOptions.policy()
-            evaluator = TrustEvaluator(
-                policy: policy, anchors: try policyOptions.anchors.trustStore(), time: policyOptions.anchors.time,
-                warnDays: policyOptions.warnDays)
-            configurationWarnings = warnings
+            (evaluator, configurationWarnings) = try policyOptions.evaluator()
         } catch {
             reporter.emitError(target: targets.joined(separator: " "), domain: nil, code: "input", message: error.description)
             try ExitStatus.inputError.exit()

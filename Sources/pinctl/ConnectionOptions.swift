@@ -72,15 +72,26 @@ struct ChainSourceOptions: ParsableArguments {
                 throw .connection(error)
             }
         }
+        do {
+            return (try ChainFiles.certificates(chainFiles), nil)
+        } catch {
+            throw .input(error)
+        }
+    }
+}
+
+/// `--chain` files: PEM bundles or DER, concatenated in flag order.
+enum ChainFiles {
+    static func certificates(_ files: [String]) throws(InputError) -> [X509Certificate] {
         var certificates: [X509Certificate] = []
-        for file in chainFiles {
+        for file in files {
             do {
                 certificates += try CertificateParser.certificates(atPath: file)
             } catch {
-                throw .input(InputError("--chain \(error.description)"))
+                throw InputError("--chain \(error.description)")
             }
         }
-        return (certificates, nil)
+        return certificates
     }
 }
 

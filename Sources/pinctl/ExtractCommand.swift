@@ -64,9 +64,7 @@ struct ExtractCommand: ParsableCommand {
     }
 
     private func select(from presented: [X509Certificate], store: TrustStore) throws(InputError) -> [X509Certificate] {
-        let built = ChainVerifier.verify(
-            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
-            options: VerificationOptions(time: anchors.time, domain: nil, checksServerIdentity: false))
+        let built = anchors.build(presented, store: store, at: anchors.time)
         // The store's root counts only when it completes the chain.
         let storeRoot = built.isValid ? built.chain.last.flatMap { presented.contains($0) ? nil : $0 } : nil
         let presentedRoot = presented.count > 1 ? presented.last.flatMap { $0.isSelfSigned ? $0 : nil } : nil

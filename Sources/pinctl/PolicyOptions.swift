@@ -29,6 +29,14 @@ struct AnchorOptions: ParsableArguments {
     /// The evaluation time; `validate()` has already checked `--at`.
     var time: Date { at.flatMap(Timestamp.parse) ?? Date() }
 
+    /// The chain OpenSSL builds from `presented` to these anchors, checking no host name or usage (for `chain` and
+    /// `extract`, which describe a chain rather than judge it).
+    func build(_ presented: [X509Certificate], store: TrustStore, at time: Date) -> ChainVerification {
+        ChainVerifier.verify(
+            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
+            options: VerificationOptions(time: time, domain: nil, checksServerIdentity: false))
+    }
+
     /// The anchors that stand for the system store.
     func trustStore() throws(InputError) -> TrustStore {
         guard !caFiles.isEmpty || !caPaths.isEmpty else { return TrustStore.system() }
@@ -67,6 +75,14 @@ struct PolicyOptions: ParsableArguments {
 
     func validate() throws {
         guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
+    }
+
+    /// The evaluator for this command line: policy, anchors, time; and the command line's own warnings.
+    func evaluator() throws(InputError) -> (TrustEvaluator, warnings: [String]) {
+        let (policy, warnings) = try policy()
+        let evaluator = TrustEvaluator(
+            policy: policy, anchors: try anchors.trustStore(), time: anchors.time, warnDays: warnDays)
+        return (evaluator, warnings)
     }
 
     /// The policy with its pins loaded; configuration errors of DESIGN §4 are input errors.

@@ -6,6 +6,8 @@ import PolicyEngine
 struct TLSInfo: Sendable {
     let version: String
     let cipher: String
+
+    var json: JSONValue { .object([("version", .string(version)), ("cipher", .string(cipher))]) }
 }
 
 /// Everything printed about one target: what was evaluated, how, and the outcome.
@@ -50,7 +52,7 @@ struct TargetReport: Sendable {
             ])))
         }
         if let tls {
-            members.append(("tls", .object([("version", .string(tls.version)), ("cipher", .string(tls.cipher))])))
+            members.append(("tls", tls.json))
         }
         members.append(("chain", .array(evaluation.chain.enumerated().map { index, certificate in
             CertificateDescription(certificate, at: evaluation.time).json(presented: index < evaluation.presentedCount)

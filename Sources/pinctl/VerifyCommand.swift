@@ -42,21 +42,11 @@ struct VerifyCommand: ParsableCommand {
         let target = chainFiles.joined(separator: ",")
         let status: ExitStatus
         do throws(InputError) {
-            var presented: [X509Certificate] = []
-            for file in chainFiles {
-                do {
-                    presented += try CertificateParser.certificates(atPath: file)
-                } catch {
-                    throw InputError("--chain \(error.description)")
-                }
-            }
-            let (policy, configurationWarnings) = try policyOptions.policy()
-            let evaluator = TrustEvaluator(
-                policy: policy, anchors: try policyOptions.anchors.trustStore(), time: policyOptions.anchors.time,
-                warnDays: policyOptions.warnDays)
+            let presented = try ChainFiles.certificates(chainFiles)
+            let (evaluator, configurationWarnings) = try policyOptions.evaluator()
             let evaluation = evaluator.evaluate(presented: presented, domain: host)
             let report = TargetReport(
-                target: target, domain: host, policy: policy, evaluation: evaluation,
+                target: target, domain: host, policy: evaluator.policy, evaluation: evaluation,
                 extraWarnings: configurationWarnings, tls: nil)
             reporter.emit(report)
             status = ExitStatus(evaluation)
