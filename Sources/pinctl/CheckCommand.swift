@@ -20,9 +20,11 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL; several are checked concurrently.",
-        valueName: "target"))
-    var targets: [String]
+    @Argument(
+        help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL; several are checked concurrently.",
+            valueName: "target"),
+        transform: Target.init(argument:))
+    var targets: [Target]
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
@@ -35,27 +37,22 @@ struct CheckCommand: ParsableCommand {
     func validate() throws {
         guard !targets.isEmpty else { throw ValidationError("missing target: give host, host:port or an https:// URL") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): must be from 1 to 256") }
-        // A ValidationError, so that a bad target is a usage error (exit 2) printed with the usage line.
-        for target in targets {
-            do { _ = try Target(parsing: target) } catch { throw ValidationError(error.description) }
-        }
     }
 
     func run() throws {
         let reporter = Reporter(output: output)
-        let parsed = targets.map { try! Target(parsing: $0) }  // validate() parsed every one
         let evaluator: TrustEvaluator
         let configurationWarnings: [String]
         do throws(InputError) {
             (evaluator, configurationWarnings) = try policyOptions.evaluator()
         } catch {
-            reporter.emitError(target: targets.joined(separator: " "), domain: nil, code: "input", message: error.description)
+            reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input", message: error.description)
             try ExitStatus.inputError.exit()
         }
 
-        let progress = Progress(total: parsed.count, enabled: parsed.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
-        let statuses = ConcurrentRunner.run(count: parsed.count, jobs: jobs, work: { index in
-            check(parsed[index], evaluator: evaluator, warnings: configurationWarnings)
+        let progress = Progress(total: targets.count, enabled: targets.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
+        let statuses = ConcurrentRunner.run(count: targets.count, jobs: jobs, work: { index in
+            check(targets[index], evaluator: evaluator, warnings: configurationWarnings)
         }, inOrder: { index, outcome in
             progress.clear()
             let status = outcome.emit(with: reporter)

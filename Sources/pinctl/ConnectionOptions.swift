@@ -36,8 +36,10 @@ struct ConnectionOptions: ParsableArguments {
 
 /// Where `chain` and `extract` take certificates from: one live target or certificate files.
 struct ChainSourceOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL.", valueName: "target"))
-    var target: String?
+    @Argument(
+        help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL.", valueName: "target"),
+        transform: Target.init(argument:))
+    var target: Target?
 
     @Option(name: .customLong("chain"), help: ArgumentHelp(
         "Certificate files instead of a live target: PEM or DER, leaf first; repeatable.", valueName: "file"))
@@ -49,24 +51,18 @@ struct ChainSourceOptions: ParsableArguments {
         guard (target == nil) != chainFiles.isEmpty else {
             throw ValidationError(target == nil ? "give a target or --chain FILE" : "give a target or --chain, not both")
         }
-        if let target {
-            do { _ = try Target(parsing: target) } catch { throw ValidationError(error.description) }
-        }
     }
 
     /// A label for the source: the target as `host:port`, or the files.
     var label: String {
-        guard let target, let parsed = try? Target(parsing: target) else { return chainFiles.joined(separator: ",") }
-        return parsed.description
+        target?.description ?? chainFiles.joined(separator: ",")
     }
 
     /// The presented certificates, leaf first, and the TLS parameters when they came from a live server.
     func load() throws(SourceError) -> (certificates: [X509Certificate], tls: TLSInfo?) {
         if let target {
-            let parsed: Target
-            do { parsed = try Target(parsing: target) } catch { throw .input(error) }
             do {
-                let result = try connection.handshake(with: parsed)
+                let result = try connection.handshake(with: target)
                 return (result.presented, TLSInfo(version: result.protocolVersion, cipher: result.cipher))
             } catch {
                 throw .connection(error)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OpenSSLWrapper
 import PolicyEngine
@@ -14,6 +15,15 @@ struct Target: Sendable, CustomStringConvertible {
 
     /// `host:port`, with brackets around an IPv6 literal.
     var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// For ArgumentParser: a bad target is a usage error (exit 2) that says what is wrong with it.
+    init(argument text: String) throws(ValidationError) {
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     init(parsing text: String) throws(InputError) {
         original = text
