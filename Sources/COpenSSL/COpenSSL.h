@@ -20,7 +20,6 @@ static inline int COpenSSLShim_sk_X509_push(STACK_OF(X509) *sk, X509 *x) { retur
 static inline int COpenSSLShim_sk_X509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
 static inline X509 *COpenSSLShim_sk_X509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
 static inline void COpenSSLShim_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
-static inline void COpenSSLShim_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
 
 static inline int COpenSSLShim_sk_GENERAL_NAME_num(const GENERAL_NAMES *sk) { return sk_GENERAL_NAME_num(sk); }
 static inline GENERAL_NAME *COpenSSLShim_sk_GENERAL_NAME_value(const GENERAL_NAMES *sk, int i) {
@@ -30,7 +29,6 @@ static inline GENERAL_NAME *COpenSSLShim_sk_GENERAL_NAME_value(const GENERAL_NAM
 static inline void COpenSSLShim_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline long COpenSSLShim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 static inline unsigned long COpenSSLShim_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
-static inline unsigned long COpenSSLShim_XN_FLAG_ONELINE(void) { return XN_FLAG_ONELINE; }
 
 static inline int COpenSSLShim_X509_STORE_CTX_set_app_data(X509_STORE_CTX *ctx, void *data) {
     return X509_STORE_CTX_set_app_data(ctx, data);
@@ -45,14 +43,10 @@ static inline long COpenSSLShim_SSL_set_tlsext_host_name(SSL *ssl, const char *n
 static inline long COpenSSLShim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
 }
-static inline long COpenSSLShim_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
-    return SSL_CTX_set_max_proto_version(ctx, version);
-}
 static inline long COpenSSLShim_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
 static inline long COpenSSLShim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) {
     return SSL_CTX_add1_chain_cert(ctx, x);
 }
-static inline long COpenSSLShim_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
 
 // TLS client (Sources/OpenSSLWrapper/TLS) and the in-process test servers (Tests/TestSupport).
 static inline long COpenSSLShim_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long bytes) {

@@ -81,12 +81,6 @@ public final class X509Certificate: @unchecked Sendable {
         try withExtendedLifetime(self) { try body(pointer) }
     }
 
-    /// A new reference to the same certificate, for an OpenSSL API that takes ownership.
-    func upRefPointer() -> OpaquePointer {
-        X509_up_ref(pointer)
-        return pointer
-    }
-
     /// True when the certificate names itself as issuer and its signature verifies with its own key.
     public var isSelfSigned: Bool {
         // X509_self_signed compares names (and key identifiers) and, with 1, verifies the signature. Not
@@ -228,9 +222,8 @@ extension X509Certificate {
 }
 
 /// SHA-256 through OpenSSL, the one crypto engine.
-public enum Digest {
-    /// SHA-256 of `bytes`.
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+enum Digest {
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         bytes.withUnsafeBufferPointer { input in
             _ = SHA256(input.baseAddress, input.count, &digest)

@@ -41,9 +41,8 @@ struct Warnings {
     }
 
     private func expiry(of certificate: X509Certificate, what: String) -> String? {
-        let seconds = certificate.notAfter.timeIntervalSince(evaluator.time)
-        let days = Int((seconds / 86_400).rounded(.down))
-        if seconds < 0 {
+        let days = certificate.daysLeft(at: evaluator.time)
+        if certificate.notAfter < evaluator.time {
             return "\(what) \(certificate.subject) expired on \(Timestamp.iso8601(certificate.notAfter))"
         }
         guard days < evaluator.warnDays else { return nil }
@@ -65,5 +64,12 @@ struct Warnings {
         }
         guard allInChain else { return nil }
         return "no backup pin: every pin belongs to the current chain, so a key rotation will fail"
+    }
+}
+
+extension X509Certificate {
+    /// Whole days from `time` to notAfter, rounded down: negative once expired.
+    public func daysLeft(at time: Date) -> Int {
+        Int((notAfter.timeIntervalSince(time) / 86_400).rounded(.down))
     }
 }

@@ -25,15 +25,18 @@ struct Reporter {
     /// When no evaluation could happen: `verdict: error` with DESIGN §2's code.
     func emitError(target: String, domain: String?, code: String, message: String) {
         if output.format == .json {
-            let object: JSONValue = .object([
-                ("target", .string(target)),
-                ("domain", JSONValue(domain)),
-                ("verdict", .string("error")),
-                ("reason", .object([("code", .string(code)), ("message", .string(message))])),
-            ])
-            print(object.serialized)
+            print(Self.errorObject(target: target, domain: domain, code: code, message: message).serialized)
         }
         Terminal.error(message)
+    }
+
+    /// The JSON of an `error` verdict; without a target (the command line itself was wrong) only verdict and reason.
+    static func errorObject(target: String?, domain: String?, code: String, message: String) -> JSONValue {
+        let identity: [(String, JSONValue)] = target.map { [("target", .string($0)), ("domain", JSONValue(domain))] } ?? []
+        return .object(identity + [
+            ("verdict", .string("error")),
+            ("reason", .object([("code", .string(code)), ("message", .string(message))])),
+        ])
     }
 
     private func text(_ report: TargetReport) -> String {

@@ -72,7 +72,7 @@ struct CertificateDescription {
         self.time = time
     }
 
-    var daysLeft: Int { Int((certificate.notAfter.timeIntervalSince(time) / 86_400).rounded(.down)) }
+    var daysLeft: Int { certificate.daysLeft(at: time) }
 
     var sha256Hex: String { certificate.sha256Fingerprint.map { String(format: "%02X", $0) }.joined() }
 
