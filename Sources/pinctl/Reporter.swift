@@ -67,7 +67,7 @@ struct Reporter {
     }
 
     /// Index, subject, who supplied it, validity with days left and the SPKI pin of every certificate.
-    func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date) -> [String] {
+    private func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date) -> [String] {
         chain.enumerated().flatMap { index, certificate -> [String] in
             let description = CertificateDescription(certificate, at: time)
             let origin = index < presentedCount ? "presented" : "from the trust anchors"
