@@ -116,7 +116,9 @@ public enum ChainVerifier {
         guard let param else { fatalError("X509_STORE_CTX_get0_param returned nil") }
         let flags = UInt(X509_V_FLAG_X509_STRICT) | UInt(X509_V_FLAG_PARTIAL_CHAIN)
         X509_VERIFY_PARAM_set_flags(param, flags)
-        X509_VERIFY_PARAM_set_time(param, time_t(options.time.timeIntervalSince1970.rounded(.down)))
+        // Callers validate the time first (an input error otherwise); clamping here only keeps a bad caller from trapping.
+        X509_VERIFY_PARAM_set_time(
+            param, ValidationTime.timeT(options.time) ?? time_t(ValidationTime.latestSeconds))
         guard options.checksServerIdentity, let domain = options.domain else { return }
         let name = DomainName(domain)
         if name.isIPAddress {

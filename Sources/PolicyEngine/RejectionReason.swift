@@ -109,19 +109,3 @@ public enum RejectionReason: Sendable {
         return "certificate \(certificate.subject)"
     }
 }
-
-/// ISO 8601 UTC timestamps, the one date format pinctl prints.
-public enum Timestamp {
-    public static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
-    }
-
-    /// Parses `2026-01-31T12:00:00Z` or `@EPOCH`.
-    public static func parse(_ text: String) -> Date? {
-        if text.hasPrefix("@") {
-            guard let seconds = Int64(text.dropFirst()) else { return nil }
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
-        }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
-    }
-}

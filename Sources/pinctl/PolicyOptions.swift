@@ -21,13 +21,13 @@ struct AnchorOptions: ParsableArguments {
     var at: String?
 
     func validate() throws {
-        if let at, Timestamp.parse(at) == nil {
-            throw ValidationError("--at \(at): expected ISO 8601 UTC such as 2026-01-31T12:00:00Z, or @EPOCH")
+        if let at, case .failure(let error) = Timestamp.parse(at) {
+            throw ValidationError("--at \(error.description); expected \(Timestamp.accepted)")
         }
     }
 
     /// The evaluation time; `validate()` has already checked `--at`.
-    var time: Date { at.flatMap(Timestamp.parse) ?? Date() }
+    var time: Date { at.flatMap { try? Timestamp.parse($0).get() } ?? Date() }
 
     /// The chain OpenSSL builds from `presented` to these anchors, checking no host name or usage (for `chain` and
     /// `extract`, which describe a chain rather than judge it).

@@ -1,31 +1,21 @@
-import ArgumentParser
 import Foundation
 import OpenSSLWrapper
-import PolicyEngine
 
 /// A server to connect to: `host`, `host:port`, `[v6]:port`, a bare IPv6 literal, or an `https://` URL.
-struct Target: Sendable, CustomStringConvertible {
+public struct Target: Sendable, Hashable, CustomStringConvertible {
     /// As the user wrote it.
-    let original: String
+    public let original: String
     /// A DNS name, an IPv4 literal, or an IPv6 literal without brackets.
-    let host: String
-    let port: UInt16
+    public let host: String
+    public let port: UInt16
 
-    static let defaultPort: UInt16 = 443
+    public static let defaultPort: UInt16 = 443
 
     /// `host:port`, with brackets around an IPv6 literal.
-    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// For ArgumentParser: a bad target is a usage error (exit 2) that says what is wrong with it.
-    init(argument text: String) throws(ValidationError) {
-        do {
-            try self.init(parsing: text)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    init(parsing text: String) throws(InputError) {
+    /// Parses a target as written on the command line or in a policy file; the error says what is wrong with it.
+    public init(parsing text: String) throws(InputError) {
         original = text
         var rest = Substring(text)
         if let scheme = rest.range(of: "://") {
