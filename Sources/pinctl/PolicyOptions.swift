@@ -22,7 +22,7 @@ struct AnchorOptions: ParsableArguments {
 
     func validate() throws {
         if let at, case .failure(let error) = Timestamp.parse(at) {
-            throw ValidationError("--at \(error.description); expected \(Timestamp.accepted)")
+            throw ValidationError("--at \(at): \(error.description) (accepted: \(Timestamp.accepted))")
         }
     }
 
