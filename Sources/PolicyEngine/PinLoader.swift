@@ -99,6 +99,11 @@ public enum PinLoader {
         } catch {
             throw InputError("--pins \(path): \(error.reason)")
         }
+        return try hashPins(in: bytes, path: path)
+    }
+
+    /// Hash pins from the bytes of a `.pin` file read from `path` (named in sources and errors).
+    public static func hashPins(in bytes: [UInt8], path: String) throws(InputError) -> [PublicKeyPin] {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
         }
