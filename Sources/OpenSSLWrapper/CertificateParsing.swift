@@ -7,6 +7,11 @@ public struct CertificateParseError: Error, CustomStringConvertible, Sendable {
     public var path: String?
     public var reason: String
 
+    public init(path: String? = nil, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { path.map { "\($0): \(reason)" } ?? reason }
 }
 
@@ -100,33 +105,5 @@ public enum CertificateParser {
             offset += consumed
         }
         return found
-    }
-}
-
-/// A file read whole, with a reason a person can act on when it cannot be.
-public enum FileInput {
-    /// Files larger than this are refused: no certificate or pin file comes close.
-    public static let maximumSize = 16 << 20
-
-    public struct Failure: Error, Sendable {
-        public let reason: String
-    }
-
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw Failure(reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw Failure(reason: "is a directory, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw Failure(reason: "cannot be read (permission denied?)") }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
-        } catch {
-            throw Failure(reason: "cannot be read: \(error.localizedDescription)")
-        }
-        guard data.count <= maximumSize else { throw Failure(reason: "larger than \(maximumSize >> 20) MiB") }
-        return [UInt8](data)
     }
 }

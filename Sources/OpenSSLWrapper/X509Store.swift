@@ -23,17 +23,18 @@ public final class TrustStore: @unchecked Sendable {
     /// most of a one-shot run; a directory lookup reads only the certificates a chain needs.
     public static func system() -> TrustStore {
         let store = TrustStore(origin: "the system trust store")
-        let environment = ProcessInfo.processInfo.environment
-        let directory = environment[String(cString: X509_get_default_cert_dir_env())]
+        let directory = PathBytes.environment(String(cString: X509_get_default_cert_dir_env()))
             ?? String(cString: X509_get_default_cert_dir())
-        let file = environment[String(cString: X509_get_default_cert_file_env())]
-        var isDirectory: ObjCBool = false
-        let hasDirectory = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue
+        let file = PathBytes.environment(String(cString: X509_get_default_cert_file_env()))
+        let hasDirectory = (try? FileSystem.kind(of: directory)) == .directory
         if hasDirectory {
-            _ = X509_STORE_load_path(store.pointer, directory)
+            _ = PathBytes.withCString(directory) { X509_STORE_load_path(store.pointer, $0) }
         }
+        // Only a regular file is handed to OpenSSL, which would block on a named pipe.
         if let file {
-            _ = X509_STORE_load_file(store.pointer, file)
+            if (try? FileSystem.kind(of: file)) == .regular {
+                _ = PathBytes.withCString(file) { X509_STORE_load_file(store.pointer, $0) }
+            }
         } else if !hasDirectory {
             _ = X509_STORE_load_file(store.pointer, X509_get_default_cert_file())
         }
@@ -50,15 +51,40 @@ public final class TrustStore: @unchecked Sendable {
             try store.add(try CertificateParser.certificates(atPath: file))
         }
         for directory in directories {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CertificateParseError(path: directory, reason: "--ca-path needs a directory of hashed certificates (see `openssl rehash`)")
-            }
-            guard X509_STORE_load_path(store.pointer, directory) == 1 else {
+            try checkHashedDirectory(directory)
+            let loaded = PathBytes.withCString(directory) { X509_STORE_load_path(store.pointer, $0) }
+            guard loaded == 1 else {
                 throw CertificateParseError(path: directory, reason: OpenSSLError.drain("load CA directory").description)
             }
         }
         return store
+    }
+
+    /// A `--ca-path` must be a directory, and every hashed name in it (`1a2b3c4d.0`) a regular file: OpenSSL opens
+    /// them lazily, while verifying, and would block there forever on a named pipe.
+    private static func checkHashedDirectory(_ directory: String) throws(CertificateParseError) {
+        let names: [String]
+        do throws(FileSystemError) {
+            guard try FileSystem.kind(of: directory) == .directory else {
+                throw FileSystemError(reason: "--ca-path needs a directory of hashed certificates (see `openssl rehash`)")
+            }
+            names = try FileSystem.entries(ofDirectory: directory)
+        } catch {
+            throw CertificateParseError(path: directory, reason: error.reason)
+        }
+        for name in names where isHashedName(name) {
+            let entry = Path.join(directory, name)
+            guard let kind = try? FileSystem.kind(of: entry), kind != .regular else { continue }
+            throw CertificateParseError(path: entry, reason: "is \(kind.name), not a regular file (in --ca-path)")
+        }
+    }
+
+    /// `openssl rehash` names: eight hex digits, a dot, an optional `r` (CRLs) and a sequence number.
+    private static func isHashedName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy(\.isHexDigit) else { return false }
+        let number = parts[1].hasPrefix("r") ? parts[1].dropFirst() : parts[1]
+        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Exactly the given certificates as anchors, self-signed or not (used for certificate pinning).

@@ -42,35 +42,36 @@ public enum PinLoader {
     }
 
     private static func load(path: String, into pins: inout LoadedPins) throws(InputError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError("--pins \(path): no such file or directory")
+        let kind: FileKind?
+        do {
+            kind = try FileSystem.kind(of: path)
+        } catch {
+            throw InputError("--pins \(path): \(error.reason)")
         }
-        guard isDirectory.boolValue else {
-            let kind = (path as NSString).pathExtension.lowercased()
-            guard certificateExtensions.contains(kind) || kind == hashExtension else {
-                throw InputError("--pins \(path): unknown pin file type '.\(kind)' (expected .cer, .crt, .der, .pem or .pin)")
+        guard let kind else { throw InputError("--pins \(path): no such file or directory") }
+        guard kind == .directory else {
+            let type = Path.lowercasedExtension(of: path)
+            guard certificateExtensions.contains(type) || type == hashExtension else {
+                throw InputError("--pins \(path): unknown pin file type '.\(type)' (expected .cer, .crt, .der, .pem or .pin)")
             }
-            try loadFile(path, kind: kind, into: &pins)
+            try loadFile(path, kind: type, into: &pins)
             return
         }
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            names = try FileSystem.entries(ofDirectory: path)
         } catch {
-            throw InputError("--pins \(path): cannot list the directory: \(error.localizedDescription)")
+            throw InputError("--pins \(path): cannot list the directory: \(error.reason)")
         }
         for name in names where !name.hasPrefix(".") {
-            let kind = (name as NSString).pathExtension.lowercased()
-            guard certificateExtensions.contains(kind) || kind == hashExtension else { continue }
-            let file = (path as NSString).appendingPathComponent(name)
+            let type = Path.lowercasedExtension(of: name)
+            guard certificateExtensions.contains(type) || type == hashExtension else { continue }
+            let file = Path.join(path, name)
             // Non-recursive: subdirectories are skipped. Anything else with a pin extension is read, so an entry that
-            // cannot be (a dangling symbolic link, say) is an error naming it, never silently skipped (DESIGN §4).
-            var fileIsDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file, isDirectory: &fileIsDirectory), fileIsDirectory.boolValue {
-                continue
-            }
-            try loadFile(file, kind: kind, into: &pins)
+            // cannot be (a dangling symbolic link, a named pipe) is an error naming it, never silently skipped
+            // (DESIGN §4).
+            if (try? FileSystem.kind(of: file)) == .directory { continue }
+            try loadFile(file, kind: type, into: &pins)
         }
     }
 
@@ -104,7 +105,12 @@ public enum PinLoader {
 
     /// Hash pins from the bytes of a `.pin` file read from `path` (named in sources and errors).
     public static func hashPins(in bytes: [UInt8], path: String) throws(InputError) -> [PublicKeyPin] {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            throw InputError("--pins \(path): is UTF-16 text (it starts with a byte order mark); save it as UTF-8")
+        }
+        // Editors on Windows start UTF-8 files with a byte order mark; it is not part of the first pin.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
             throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
         }
         var pins: [PublicKeyPin] = []

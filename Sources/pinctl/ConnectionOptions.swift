@@ -8,7 +8,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The SNI name and the domain to check (default: the target's host).", valueName: "name"))
     var servername: String?
 
-    @Option(help: ArgumentHelp("Seconds for resolution, connect and handshake together, per target.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Seconds for resolution, connect and handshake together, per target.", valueName: "seconds"))
     var timeout: Double = 10
 
     @Flag(name: .customShort("4"), help: "Connect over IPv4 only.")
@@ -20,7 +21,9 @@ struct ConnectionOptions: ParsableArguments {
     func validate() throws {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout \(timeout): must be more than 0 and at most 3600 seconds") }
         guard !(ipv4Only && ipv6Only) else { throw ValidationError("-4 and -6 exclude each other") }
-        if let servername, servername.isEmpty { throw ValidationError("--servername: must not be empty") }
+        if let servername, let problem = DomainName.syntaxError(servername) {
+            throw ValidationError("--servername \(servername): \(problem)")
+        }
     }
 
     /// The domain a target is checked against: `--servername`, or the target's host.
@@ -76,13 +79,31 @@ struct ChainSourceOptions: ParsableArguments {
     }
 }
 
-/// `--chain` files: PEM bundles or DER, concatenated in flag order.
+/// `--chain` files: PEM bundles or DER, concatenated in flag order; `-` is standard input (once).
 enum ChainFiles {
     static func certificates(_ files: [String]) throws(InputError) -> [X509Certificate] {
+        guard files.filter({ $0 == "-" }).count <= 1 else {
+            throw InputError("--chain -: standard input can be read only once")
+        }
         var certificates: [X509Certificate] = []
         for file in files {
-            do {
-                certificates += try CertificateParser.certificates(atPath: file)
+            do throws(CertificateParseError) {
+                if file == "-" {
+                    let bytes: [UInt8]
+                    do {
+                        bytes = try FileInput.readStandardInput()
+                    } catch {
+                        throw CertificateParseError(path: "standard input", reason: error.reason)
+                    }
+                    do {
+                        certificates += try CertificateParser.certificates(from: bytes)
+                    } catch var error {
+                        error.path = "standard input"
+                        throw error
+                    }
+                } else {
+                    certificates += try CertificateParser.certificates(atPath: file)
+                }
             } catch {
                 throw InputError("--chain \(error.description)")
             }
@@ -92,9 +113,9 @@ enum ChainFiles {
 }
 
 extension ChainSourceOptions {
-    /// The presented certificates, the TLS parameters and the anchors; on failure the process exits with the
+    /// The presented certificates, the TLS parameters and the anchors; on failure the command ends with the
     /// error's status (2 for input, 3 for connection) after a message naming the source.
-    func loadOrExit(anchors: AnchorOptions) -> (certificates: [X509Certificate], tls: TLSInfo?, store: TrustStore) {
+    func loadOrExit(anchors: AnchorOptions) throws -> (certificates: [X509Certificate], tls: TLSInfo?, store: TrustStore) {
         do throws(SourceError) {
             let (certificates, tls) = try load()
             do throws(InputError) {
@@ -105,7 +126,7 @@ extension ChainSourceOptions {
         } catch {
             // Connection messages name host and port already.
             Terminal.error(error.message)
-            Foundation.exit(error.status.rawValue)
+            try error.status.exit()
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import OpenSSLWrapper
 
 /// A JSON value whose objects keep their key order, so output follows DESIGN §5 field by field.
 enum JSONValue {
@@ -51,7 +51,12 @@ enum JSONValue {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             case _ where scalar.value < 0x20:
-                output += String(format: "\\u%04x", scalar.value)
+                let digits = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+            case _ where PathBytes.escapedByte(scalar) != nil:
+                // A file-name byte that is not UTF-8 has no JSON form: it is written as the text \xFF.
+                let digits = String(PathBytes.escapedByte(scalar)!, radix: 16, uppercase: true)
+                output += "\\\\x" + (digits.count == 1 ? "0" : "") + digits
             default: output.unicodeScalars.append(scalar)
             }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenSSLWrapper
 
 @main
 struct Pinctl: ParsableCommand {
@@ -26,7 +27,8 @@ struct Pinctl: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
-            var command = try parseAsRoot()
+            // Arguments with every byte kept, so a file name that is not UTF-8 still names the same file.
+            var command = try parseAsRoot(Array(PathBytes.arguments().dropFirst()))
             try command.run()
         } catch {
             exit(withStatusFor: error)
@@ -41,7 +43,11 @@ struct Pinctl: ParsableCommand {
             if !message.isEmpty { print(message) }
             Foundation.exit(0)
         }
-        if !message.isEmpty { Terminal.printError(message) }
+        // ArgumentParser's message quotes what the user typed: each of its lines is made safe.
+        if !message.isEmpty {
+            Terminal.printError(message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { Terminal.safe(String($0)) }.joined(separator: "\n"))
+        }
         if !(error is ExitCode), wantsJSON(CommandLine.arguments) {
             // A JSON consumer gets its one object per line even when the command line itself is wrong.
             let object = Reporter.errorObject(target: nil, domain: nil, code: "input", message: self.message(for: error))

@@ -86,7 +86,7 @@ struct PinLoadingTests {
 
     @Test func pinFileThatIsNotTextIsAnError() throws {
         try TemporaryDirectory.with { directory in
-            let file = try directory.write("binary.pin", bytes: [0xFF, 0xFE, 0x00, 0x80])
+            let file = try directory.write("binary.pin", bytes: [0x80, 0xFF, 0x00, 0xC3])
             expectInputError(paths: [file], saying: file, "not a text file")
         }
     }

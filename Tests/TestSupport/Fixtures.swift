@@ -49,6 +49,15 @@ extension Certs {
     /// What `openssl x509 -noout FIELD` prints for a fixture, after the `=`: e.g. `serial`, or the SHA-256
     /// fingerprint with `["-fingerprint", "-sha256"]`. Another oracle independent of the code under test.
     public static func opensslField(_ file: String, _ arguments: [String]) -> String {
+        let text = opensslOutput(file, arguments)
+        guard let equals = text.firstIndex(of: "=") else { fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'") }
+        return String(text[text.index(after: equals)...])
+    }
+
+    /// The subject hash `openssl rehash` names a fixture by in a hashed directory (`1a2b3c4d`).
+    public static func opensslHash(_ file: String) -> String { opensslOutput(file, ["-subject_hash"]) }
+
+    private static func opensslOutput(_ file: String, _ arguments: [String]) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl", "x509", "-noout", "-in", path(file)] + arguments
@@ -58,9 +67,7 @@ extension Certs {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let equals = text.firstIndex(of: "=") else {
-            fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'")
-        }
-        return String(text[text.index(after: equals)...])
+        guard process.terminationStatus == 0 else { fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'") }
+        return text
     }
 }

@@ -17,13 +17,30 @@ public enum PinctlProcess {
         return me.deletingLastPathComponent().appendingPathComponent("pinctl").path
     }()
 
-    /// Runs `pinctl arguments` in `directory` (default `certs/`) with no standard input; waits at most `timeout`.
+    /// Runs `pinctl arguments` in `directory` (default `certs/`) with `input` (default: none) as standard input;
+    /// waits at most `timeout`.
     public static func run(
         _ arguments: [String], in directory: String = Certs.directory, environment: [String: String] = [:],
-        timeout: TimeInterval = 60
+        input: [UInt8]? = nil, timeout: TimeInterval = 60
+    ) throws -> Result {
+        try run(executable: binary, arguments, in: directory, environment: environment, input: input, timeout: timeout)
+    }
+
+    /// Runs a `/bin/sh` script with `$PINCTL` set to the built binary: for arguments Foundation cannot pass, such as
+    /// file names that are not UTF-8 (`"$(printf 'bad\377.pem')"`).
+    public static func runShell(
+        _ script: String, in directory: String = Certs.directory, timeout: TimeInterval = 60
+    ) throws -> Result {
+        try run(executable: "/bin/sh", ["-c", script], in: directory, environment: ["PINCTL": binary], input: nil,
+                timeout: timeout)
+    }
+
+    private static func run(
+        executable: String, _ arguments: [String], in directory: String, environment: [String: String],
+        input: [UInt8]?, timeout: TimeInterval
     ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
@@ -34,8 +51,17 @@ public enum PinctlProcess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            // Written from another thread, so a child that does not read cannot block the test.
+            let writer = stdin.fileHandleForWriting
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: Data(input))
+                try? writer.close()
+            }
+        }
         // Read both pipes while the process runs, so a large output cannot fill a pipe and stall it.
         let outData = Captured()
         let errData = Captured()
