@@ -48,8 +48,8 @@ public struct Target: Sendable, Hashable, CustomStringConvertible {
             host = String(rest)
         }
         guard !host.isEmpty else { throw InputError("target \(text): no host name") }
-        guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._:".contains($0)) }) else {
-            throw InputError("target \(text): '\(host)' is not a valid host name")
+        if let problem = DomainName.syntaxError(host) {
+            throw InputError("target \(text): \(problem)")
         }
         if let portText {
             guard let value = UInt16(portText), value > 0 else {

@@ -28,7 +28,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
 
-    @Option(help: ArgumentHelp("How many targets to check at once.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many targets to check at once.", valueName: "n"))
     var jobs: Int = 16
 
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions

@@ -70,7 +70,8 @@ struct PolicyOptions: ParsableArguments {
 
     @OptionGroup var anchors: AnchorOptions
 
-    @Option(help: ArgumentHelp("Warn about certificates expiring within this many days.", valueName: "days"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Warn about certificates expiring within this many days.", valueName: "days"))
     var warnDays: Int = 30
 
     func validate() throws {

@@ -34,7 +34,9 @@ struct VerifyCommand: ParsableCommand {
 
     func validate() throws {
         guard !chainFiles.isEmpty else { throw ValidationError("missing --chain FILE: the certificates to evaluate") }
-        if let host, host.isEmpty { throw ValidationError("--host: must not be empty") }
+        if let host, let problem = DomainName.syntaxError(host) {
+            throw ValidationError("--host \(host): \(problem)")
+        }
     }
 
     func run() throws {

@@ -4,16 +4,15 @@ import TestSupport
 
 /// Every bad flag or bad input exits 2 with a message naming the flag, file or line at fault.
 @Suite struct UsageErrorTests {
-    static let scratch: String = {
-        let directory = NSTemporaryDirectory() + "pinctl-usage-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: directory + "/empty-dir", withIntermediateDirectories: true)
-        try? FileManager.default.createDirectory(atPath: directory + "/hashed", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: directory + "/gibberish.pem", contents: Data("hello, world\n".utf8))
-        _ = FileManager.default.createFile(atPath: directory + "/empty.der", contents: Data())
-        _ = FileManager.default.createFile(atPath: directory + "/bad.pin", contents: Data("# comment\nsha256/AAAA\n".utf8))
-        _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("x".utf8))
-        return directory
-    }()
+    /// The scratch files the cases name as `{scratch}/…`, made afresh for each case and removed after it.
+    private static func makeScratch(_ directory: TemporaryDirectory) throws {
+        try directory.makeDirectory("empty-dir")
+        try directory.makeDirectory("hashed")
+        try directory.write("gibberish.pem", text: "hello, world\n")
+        try directory.write("empty.der", bytes: [])
+        try directory.write("bad.pin", text: "# comment\nsha256/AAAA\n")
+        try directory.write("notes.txt", text: "x")
+    }
 
     struct Case: CustomTestStringConvertible, Sendable {
         let arguments: [String]
@@ -30,14 +29,14 @@ import TestSupport
         Case(arguments: ["verify", "--chain", "leaf.pem", "--host", ""], mentions: "--host"),
         Case(arguments: ["frobnicate"], mentions: "frobnicate"),
         Case(arguments: ["verify", "--chain", "no-such.pem"], mentions: "no-such.pem: no such file"),
-        Case(arguments: ["verify", "--chain", "\(scratch)/gibberish.pem"], mentions: "gibberish.pem"),
-        Case(arguments: ["verify", "--chain", "\(scratch)/empty.der"], mentions: "empty.der: empty file"),
+        Case(arguments: ["verify", "--chain", "{scratch}/gibberish.pem"], mentions: "gibberish.pem"),
+        Case(arguments: ["verify", "--chain", "{scratch}/empty.der"], mentions: "empty.der: empty file"),
         Case(arguments: ["verify", "--chain", "leaf.key"], mentions: "leaf.key: no certificate"),
-        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "\(scratch)/bad.pin"],
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "{scratch}/bad.pin"],
              mentions: "bad.pin:2"),
-        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "\(scratch)/empty-dir"],
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "{scratch}/empty-dir"],
              mentions: "yields no pins"),
-        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "\(scratch)/notes.txt"],
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pins", "{scratch}/notes.txt"],
              mentions: "notes.txt: unknown pin file type"),
         Case(arguments: ["verify", "--chain", "leaf.pem", "--mode", "publickey", "--pin", "sha256/short"],
              mentions: "--pin sha256/short"),
@@ -45,11 +44,31 @@ import TestSupport
              mentions: "hash pins"),
         Case(arguments: ["verify", "--chain", "leaf.pem", "--ca-file", "missing-root.pem"], mentions: "missing-root.pem"),
         Case(arguments: ["verify", "--chain", "leaf.pem", "--ca-path", "leaf.pem"], mentions: "--ca-path"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--warn-days", "-1"], mentions: "--warn-days -1: must be 0 or more"),
+        Case(arguments: ["check", "127.0.0.1:9", "--timeout", "-1"], mentions: "--timeout -1.0: must be more than 0"),
+        Case(arguments: ["check", "127.0.0.1:9", "--jobs", "-4"], mentions: "--jobs -4: must be from 1 to 256"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--at", "@9223372036854775807"],
+             mentions: "--at @9223372036854775807: outside the years 0001 to 9999"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--at", "10000-01-01T00:00:00Z"],
+             mentions: "outside the years 0001 to 9999"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--at", "2026-02-30T00:00:00Z"],
+             mentions: "day 30 does not exist: 2026-02 has 28 days"),
+        Case(arguments: ["check", String(repeating: "a", count: 64) + ".test"], mentions: "a label has at most 63"),
+        Case(arguments: ["check", String(repeating: "a", count: 300) + ".test"], mentions: "a host name has at most 253"),
+        Case(arguments: ["check", "127.0.0.1:9", "--servername", "a b"], mentions: "--servername a b: 'a b' contains ' '"),
+        Case(arguments: ["check", "127.0.0.1:9", "--servername", "a..b"], mentions: "empty label"),
+        Case(arguments: ["check", "bücher.test"], mentions: "xn-- form"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--host", "a b"], mentions: "--host a b: 'a b' contains ' '"),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--chain", "-", "--chain", "-"],
+             mentions: "standard input can be read only once"),
     ]
 
     @Test("bad input exits 2 and names what is at fault", arguments: cases)
     func badInputExitsTwo(_ testCase: Case) throws {
-        let result = try PinctlProcess.run(testCase.arguments)
+        let result = try TemporaryDirectory.with { directory in
+            try Self.makeScratch(directory)
+            return try PinctlProcess.run(testCase.arguments.map { $0.replacingOccurrences(of: "{scratch}", with: directory.path) })
+        }
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(testCase.mentions), "\(result)")
         #expect(result.stdout.isEmpty || result.stdout.contains("\"verdict\":\"error\""))
