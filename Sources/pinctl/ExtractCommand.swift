@@ -39,27 +39,27 @@ struct ExtractCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let (presented, _, store) = source.loadOrExit(anchors: anchors)
+        let (presented, _, store) = try source.loadOrExit(anchors: anchors)
         let chosen: [X509Certificate]
         do {
             chosen = try select(from: presented, store: store)
         } catch {
-            fail(error.description)
+            try fail(error.description)
         }
         let files = chosen.enumerated().map { index, certificate in
-            (name: String(format: "%02d-", index) + Self.fileName(for: certificate) + ".cer", certificate: certificate)
+            (name: (index < 10 ? "0" : "") + "\(index)-" + Self.fileName(for: certificate) + ".cer", certificate: certificate)
         }
         let pins = files.map { "\(PinFormat.pin(of: $0.certificate))  # \($0.certificate.subject)" }
-        let outputs = files.map { ($0.name, Data($0.certificate.derBytes)) }
-            + [("pins.pin", Data(("# written by pinctl extract from \(source.label)\n" + pins.joined(separator: "\n") + "\n").utf8))]
-        let writer = OutputDirectory(path: out)
+        let header = "# written by pinctl extract from \(source.label)\n"
+        let outputs = files.map { (name: $0.name, contents: $0.certificate.derBytes) }
+            + [(name: "pins.pin", contents: Array((header + pins.joined(separator: "\n") + "\n").utf8))]
         do {
-            try writer.write(outputs, force: force)
+            try OutputDirectory(path: out).write(outputs, force: force)
         } catch {
-            fail(error.description)
+            try fail(error.description)
         }
         if !quiet {
-            for (name, _) in outputs { print((out as NSString).appendingPathComponent(name)) }
+            for output in outputs { print(Terminal.safe(Path.join(out, output.name))) }
         }
     }
 
@@ -94,8 +94,8 @@ struct ExtractCommand: ParsableCommand {
         return trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
     }
 
-    private func fail(_ message: String) -> Never {
+    private func fail(_ message: String) throws -> Never {
         Terminal.error(message)
-        Foundation.exit(ExitStatus.inputError.rawValue)
+        try ExitStatus.inputError.exit()
     }
 }

@@ -1,34 +1,87 @@
-import Foundation
+import OpenSSLWrapper
 import PolicyEngine
 
-/// Writes a set of files into a directory all or nothing: nothing existing is touched without `force`.
+/// Writes a set of files into a directory all or nothing: nothing existing is touched without `force`, and a write
+/// that fails half-way leaves the directory as it was.
+///
+/// The files are written into a staging directory first, on the same file system, and then renamed into place:
+/// a new directory is staged beside DIR and renamed to DIR in one step; into an existing DIR each file is renamed
+/// over its old version, which is kept (hard-linked) until every rename has succeeded and restored if one fails.
 struct OutputDirectory {
     let path: String
 
-    func write(_ files: [(name: String, contents: Data)], force: Bool) throws(InputError) {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw InputError("--out \(path): exists and is not a directory") }
-        } else {
-            do {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw InputError("--out \(path): cannot create the directory: \(error.localizedDescription)")
+    func write(_ files: [(name: String, contents: [UInt8])], force: Bool) throws(InputError) {
+        do throws(FileSystemError) {
+            switch try FileSystem.kind(of: path) {
+            case nil:
+                try create(files)
+            case .directory?:
+                try replace(files, force: force)
+            case let kind?:
+                throw FileSystemError(reason: "exists and is not a directory (it is \(kind.name))")
             }
+        } catch {
+            throw InputError("--out \(path): \(error.reason)")
         }
-        let existing = files.map { (path as NSString).appendingPathComponent($0.name) }.filter { manager.fileExists(atPath: $0) }
+    }
+
+    /// A new DIR: staged beside it (its parents created first) and renamed into place.
+    private func create(_ files: [(name: String, contents: [UInt8])]) throws(FileSystemError) {
+        let parent = Path.parent(of: path)
+        try FileSystem.makeDirectory(parent, intermediates: true)
+        let staging = try FileSystem.makeTemporaryDirectory(in: parent, prefix: ".pinctl-" + Path.lastComponent(of: path) + "-")
+        defer { FileSystem.removeDirectory(staging) }
+        for file in files {
+            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents)
+        }
+        // mkdtemp makes the directory private (0700); DIR gets the mode mkdir would have given it.
+        try FileSystem.setDefaultDirectoryMode(staging)
+        try FileSystem.rename(staging, to: path)
+    }
+
+    /// An existing DIR: every clash checked before anything changes, then each file renamed over its old version.
+    private func replace(_ files: [(name: String, contents: [UInt8])], force: Bool) throws(FileSystemError) {
+        var existing: [String] = []
+        for file in files {
+            let destination = Path.join(path, file.name)
+            guard let kind = try FileSystem.linkKind(of: destination) else { continue }
+            guard kind == .regular || kind == .symbolicLink else {
+                throw FileSystemError(reason: "\(destination) is \(kind.name) and cannot be replaced; nothing was written")
+            }
+            existing.append(destination)
+        }
         if !existing.isEmpty, !force {
-            throw InputError("--out \(path): would overwrite \(existing.joined(separator: ", ")); nothing was written "
+            throw FileSystemError(reason: "would overwrite \(existing.joined(separator: ", ")); nothing was written "
                 + "(use --force to overwrite)")
         }
+        // Staged inside DIR (a hidden entry, which pin loading ignores): renames within one directory cannot cross
+        // file systems, and DIR's parent need not be writable (`--out .`).
+        let staging = try FileSystem.makeTemporaryDirectory(in: path, prefix: ".pinctl-staging-")
+        defer { FileSystem.removeDirectory(staging) }
         for file in files {
-            let destination = URL(fileURLWithPath: (path as NSString).appendingPathComponent(file.name))
-            do {
-                try file.contents.write(to: destination, options: .atomic)
-            } catch {
-                throw InputError("\(destination.path): cannot write: \(error.localizedDescription)")
+            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents)
+        }
+        var replaced: [(destination: String, backup: String?)] = []
+        do throws(FileSystemError) {
+            for file in files {
+                let destination = Path.join(path, file.name)
+                var backup: String?
+                if existing.contains(destination) {
+                    backup = Path.join(staging, ".old-" + file.name)
+                    try FileSystem.link(destination, to: backup!)
+                }
+                replaced.append((destination, backup))
+                try FileSystem.rename(Path.join(staging, file.name), to: destination)
             }
+        } catch {
+            for entry in replaced.reversed() {
+                if let backup = entry.backup {
+                    try? FileSystem.rename(backup, to: entry.destination)
+                } else {
+                    FileSystem.remove(entry.destination)
+                }
+            }
+            throw FileSystemError(reason: "\(error.reason); every file was restored as it was")
         }
     }
 }

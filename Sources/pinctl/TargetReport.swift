@@ -74,7 +74,7 @@ struct CertificateDescription {
 
     var daysLeft: Int { certificate.daysLeft(at: time) }
 
-    var sha256Hex: String { certificate.sha256Fingerprint.map { String(format: "%02X", $0) }.joined() }
+    var sha256Hex: String { Hex.upper(certificate.sha256Fingerprint) }
 
     /// "2025-01-01 → 2125-01-01 (36524 days left)" or "… (expired 1970 days ago)".
     var validity: String {

@@ -1,0 +1,13 @@
+/// Upper-case hexadecimal, two digits a byte, written by hand: `String(format:)` would pull ICU's data into the binary.
+public enum Hex {
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
+    public static func upper(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
