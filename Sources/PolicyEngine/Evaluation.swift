@@ -46,4 +46,7 @@ public struct Evaluation: Sendable {
 
     /// The rejection's sentence, naming certificates by their index in `chain`.
     public var rejectionMessage: String? { rejection?.message(chain: chain, at: time) }
+
+    /// The rejection's message line by line (see `RejectionReason.messageLines`).
+    public var rejectionMessageLines: [String] { rejection?.messageLines(chain: chain, at: time) ?? [] }
 }

@@ -65,8 +65,24 @@ public enum RejectionReason: Sendable {
         return false
     }
 
-    /// One sentence naming the check, the certificate (by its index in `chain`) and the host.
+    /// One sentence naming the check, the certificate (by its index in `chain`) and the host; lines after the first
+    /// (the chain's keys and the pinned ones, for `public-key-not-pinned`) are indented by two spaces.
     public func message(chain: [X509Certificate], at time: Date) -> String {
+        messageLines(chain: chain, at: time).joined(separator: "\n")
+    }
+
+    /// `message(chain:at:)` line by line, so a text renderer can escape each line whole: a certificate name holding
+    /// a line break then cannot forge a line.
+    public func messageLines(chain: [X509Certificate], at time: Date) -> [String] {
+        if case .publicKeyNotPinned(let pins) = self {
+            return ["public key not pinned: no key in the chain matches the \(pins.count) pinned key(s)", "  chain:"]
+                + chain.enumerated().map { "    #\($0.offset) \(PinFormat.pin(of: $0.element)) \($0.element.subject)" }
+                + ["  pinned:"] + pins.map { "    \($0.text) (\($0.source))" }
+        }
+        return [sentence(chain: chain, at: time)]
+    }
+
+    private func sentence(chain: [X509Certificate], at time: Date) -> String {
         let certificate = verificationFailure?.certificate
         let named = certificate.map { describe($0, in: chain) } ?? "the chain"
         switch self {
@@ -94,11 +110,8 @@ public enum RejectionReason: Sendable {
             return "no pins: --mode \(mode.rawValue) needs at least one pin (--pins or --pin)"
         case .pinNotInChain:
             return "pin not in chain: no pinned certificate is in the verified chain"
-        case .publicKeyNotPinned(let pins):
-            let presented = chain.enumerated().map { "#\($0.offset) \(PinFormat.pin(of: $0.element)) \($0.element.subject)" }
-            return "public key not pinned: no key in the chain matches the \(pins.count) pinned key(s)\n"
-                + "  chain:\n    " + presented.joined(separator: "\n    ") + "\n"
-                + "  pinned:\n    " + pins.map { "\($0.text) (\($0.source))" }.joined(separator: "\n    ")
+        case .publicKeyNotPinned:
+            return messageLines(chain: chain, at: time).joined(separator: "\n")
         case .noCertificate:
             return "no certificate: nothing was presented to evaluate"
         }

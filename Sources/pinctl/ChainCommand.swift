@@ -30,7 +30,7 @@ struct ChainCommand: ParsableCommand {
 
     func run() throws {
         let time = anchors.time
-        let (presented, tls, store) = source.loadOrExit(anchors: anchors)
+        let (presented, tls, store) = try source.loadOrExit(anchors: anchors)
         let built = anchors.build(presented, store: store, at: time)
         let chain = presented + built.chain.filter { !presented.contains($0) }
         switch format {
@@ -57,10 +57,10 @@ struct ChainCommand: ParsableCommand {
                 print(details(certificate, index: index, presented: index < presented.count, at: time))
             }
             if let failure = built.failure {
-                print(Terminal.paint("does not verify", .red) + " against \(store.origin): \(failure.message) "
-                    + "(OpenSSL error \(failure.code) at depth \(failure.depth))")
+                print(Terminal.paint("does not verify", .red) + Terminal.safe(" against \(store.origin): \(failure.message) "
+                    + "(OpenSSL error \(failure.code) at depth \(failure.depth))"))
             } else {
-                print(Terminal.paint("verifies", .green) + " against \(store.origin)")
+                print(Terminal.paint("verifies", .green) + " against " + Terminal.safe(store.origin))
             }
         }
     }
@@ -70,11 +70,11 @@ struct ChainCommand: ParsableCommand {
         let origin = presented ? (source.target == nil ? "from the file" : "sent by the server") : "from the trust store"
         let names = certificate.subjectAlternativeNames
         return [
-            "#\(index) \(certificate.subject)  " + Terminal.paint("[\(origin)]", .dim),
-            "    issuer   \(certificate.issuer)",
+            "#\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),
+            "    issuer   \(Terminal.safe(certificate.issuer))",
             "    serial   \(certificate.serialNumber)",
             "    valid    \(description.validity)",
-            "    names    \(names.isEmpty ? "(no subject alternative names)" : names.joined(separator: ", "))",
+            "    names    " + (names.isEmpty ? "(no subject alternative names)" : Terminal.safe(names.joined(separator: ", "))),
             "    key      \(certificate.keyDescription), signed with \(certificate.signatureAlgorithm)",
             "    sha256   \(description.sha256Hex)",
             "    pin      \(PinFormat.pin(of: certificate))",

@@ -11,14 +11,16 @@ struct Reporter {
         case .json:
             print(report.json.serialized)
         case .text where output.quiet:
-            if let message = report.evaluation.rejectionMessage {
-                Terminal.error("\(report.target): rejected: \(message)")
+            for (index, line) in report.evaluation.rejectionMessageLines.enumerated() {
+                if index == 0 {
+                    Terminal.error("\(report.target): rejected: \(line)")
+                } else {
+                    Terminal.printError("  " + Terminal.safe(line))
+                }
             }
         case .text:
             print(text(report))
-            for warning in report.warnings {
-                Terminal.printError(Terminal.paint("warning:", .yellow, stream: STDERR_FILENO) + " " + warning)
-            }
+            for warning in report.warnings { Terminal.warning(warning) }
         }
     }
 
@@ -42,25 +44,25 @@ struct Reporter {
     private func text(_ report: TargetReport) -> String {
         let evaluation = report.evaluation
         var lines: [String] = []
-        let domain = report.domain.map { " for \($0)" } ?? " (no domain checked)"
+        let domain = report.domain.map { " for \(Terminal.safe($0))" } ?? " (no domain checked)"
         lines.append(Terminal.paint(report.target, .bold) + domain)
         if let tls = report.tls { lines.append("  \(tls.version), \(tls.cipher)") }
         lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
         let policy = "mode \(report.policy.mode.rawValue), \(report.policy.pinCount) pin(s)"
         switch evaluation.verdict {
         case .trusted(let match):
-            let pinned = match.map { ", pin \($0.source) matched certificate #\($0.certificateIndex)" } ?? ""
+            let pinned = match.map { ", pin \(Terminal.safe($0.source.description)) matched certificate #\($0.certificateIndex)" } ?? ""
             lines.append(Terminal.paint("TRUSTED", .green) + "  \(policy)\(pinned)")
         case .rejected(let reason):
             lines.append(Terminal.paint("REJECTED", .red) + "  \(policy)")
-            lines.append("  " + (evaluation.rejectionMessage ?? "").replacingOccurrences(of: "\n", with: "\n  "))
+            lines += evaluation.rejectionMessageLines.map { "  " + Terminal.safe($0) }
             if case .publicKeyNotPinned = reason {} else if report.policy.mode != .none, report.policy.pinCount > 0 {
                 // OkHttp's model: the configured pins beside the chain's, so the fix is visible at a glance.
                 lines.append("  pinned:")
                 lines += report.policy.pinnedCertificates.map {
-                    "    \(PinFormat.pin(of: $0.certificate)) \($0.certificate.subject) (\($0.source))"
+                    "    \(PinFormat.pin(of: $0.certificate)) " + Terminal.safe("\($0.certificate.subject) (\($0.source))")
                 }
-                lines += report.policy.pinnedKeyHashes.map { "    \($0.text) (\($0.source))" }
+                lines += report.policy.pinnedKeyHashes.map { "    \($0.text) (\(Terminal.safe($0.source.description)))" }
             }
         }
         return lines.joined(separator: "\n")
@@ -72,7 +74,7 @@ struct Reporter {
             let description = CertificateDescription(certificate, at: time)
             let origin = index < presentedCount ? "presented" : "from the trust anchors"
             return [
-                "  #\(index) \(certificate.subject)  " + Terminal.paint("[\(origin)]", .dim),
+                "  #\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),
                 "     valid  \(description.validity)",
                 "     pin    \(PinFormat.pin(of: certificate))",
             ]

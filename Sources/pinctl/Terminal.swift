@@ -1,4 +1,5 @@
 import Foundation
+import OpenSSLWrapper
 
 /// Where output goes, and whether it may be coloured.
 enum Terminal {
@@ -7,23 +8,59 @@ enum Terminal {
     static let colourAllowed = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
+    /// Text from outside — certificate names, server messages, file names, what the user typed — made safe to print:
+    /// every control character (line breaks included), C1 control, bidirectional override and byte that is not
+    /// UTF-8 is shown as an escape, so none can move the cursor, clear the screen, retitle the window or forge a
+    /// line. Idempotent: escapes are printable and a backslash is left as it is.
+    static func safe(_ text: String) -> String {
+        var result = ""
+        result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if let byte = PathBytes.escapedByte(scalar) {
+                result += "\\x" + hex(UInt32(byte), digits: 2)
+                continue
+            }
+            switch scalar.value {
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case 0x09: result += "\\t"
+            case 0x00...0x1F, 0x7F: result += "\\x" + hex(scalar.value, digits: 2)
+            case 0x80...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                result += "\\u{" + hex(scalar.value, digits: 1) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// Writes `message` to stderr as it is: callers pass text they made safe.
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
 
-    /// `pinctl: message`, the one prefix every error line carries.
+    /// `pinctl: message`, the one prefix every error line carries; the message is made safe.
     static func error(_ message: String) {
-        printError("pinctl: " + message)
+        printError("pinctl: " + safe(message))
+    }
+
+    /// `warning: message` on stderr, the message made safe.
+    static func warning(_ message: String) {
+        printError(paint("warning:", .yellow, stream: STDERR_FILENO) + " " + safe(message))
     }
 
     enum Colour: String {
         case red = "31", green = "32", yellow = "33", bold = "1", dim = "2"
     }
 
-    /// `text` in `colour` when stdout is a terminal that allows colour.
+    /// `text`, made safe, in `colour` when the stream is a terminal that allows colour.
     static func paint(_ text: String, _ colour: Colour, stream: Int32 = STDOUT_FILENO) -> String {
         let terminal = stream == STDOUT_FILENO ? stdoutIsTerminal : stderrIsTerminal
-        guard terminal, colourAllowed else { return text }
-        return "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m"
+        guard terminal, colourAllowed else { return safe(text) }
+        return "\u{1B}[\(colour.rawValue)m\(safe(text))\u{1B}[0m"
     }
 }
