@@ -43,6 +43,9 @@ static inline long COpenSSLShim_SSL_set_tlsext_host_name(SSL *ssl, const char *n
 static inline long COpenSSLShim_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);
 }
+static inline long COpenSSLShim_SSL_CTX_set_max_proto_version(SSL_CTX *ctx, int version) {
+    return SSL_CTX_set_max_proto_version(ctx, version);
+}
 static inline long COpenSSLShim_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
 static inline long COpenSSLShim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) {
     return SSL_CTX_add1_chain_cert(ctx, x);

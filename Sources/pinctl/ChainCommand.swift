@@ -53,6 +53,7 @@ struct ChainCommand: ParsableCommand {
             print(JSONValue.object(members).serialized)
         case .text:
             print(Terminal.paint(source.label, .bold) + (tls.map { "  (\($0.version), \($0.cipher))" } ?? ""))
+            if let note = tls?.clientCertificateNote { print("  " + note) }
             for (index, certificate) in chain.enumerated() {
                 print(details(certificate, index: index, presented: index < presented.count, at: time))
             }

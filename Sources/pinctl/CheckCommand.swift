@@ -71,7 +71,7 @@ struct CheckCommand: ParsableCommand {
             let evaluation = evaluator.evaluate(presented: result.presented, domain: domain)
             return .evaluated(TargetReport(
                 target: target.description, domain: domain, policy: evaluator.policy, evaluation: evaluation,
-                extraWarnings: warnings, tls: TLSInfo(version: result.protocolVersion, cipher: result.cipher)))
+                extraWarnings: warnings, tls: TLSInfo(result)))
         } catch {
             return .failed(target: target.description, domain: domain, error: error)
         }

@@ -66,7 +66,7 @@ struct ChainSourceOptions: ParsableArguments {
         if let target {
             do {
                 let result = try connection.handshake(with: target)
-                return (result.presented, TLSInfo(version: result.protocolVersion, cipher: result.cipher))
+                return (result.presented, TLSInfo(result))
             } catch {
                 throw .connection(error)
             }

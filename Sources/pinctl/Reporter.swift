@@ -46,7 +46,10 @@ struct Reporter {
         var lines: [String] = []
         let domain = report.domain.map { " for \(Terminal.safe($0))" } ?? " (no domain checked)"
         lines.append(Terminal.paint(report.target, .bold) + domain)
-        if let tls = report.tls { lines.append("  \(tls.version), \(tls.cipher)") }
+        if let tls = report.tls {
+            lines.append("  \(tls.version), \(tls.cipher)")
+            if let note = tls.clientCertificateNote { lines.append("  " + note) }
+        }
         lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
         let policy = "mode \(report.policy.mode.rawValue), \(report.policy.pinCount) pin(s)"
         switch evaluation.verdict {

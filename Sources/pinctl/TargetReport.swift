@@ -2,14 +2,6 @@ import Foundation
 import OpenSSLWrapper
 import PolicyEngine
 
-/// The negotiated TLS parameters of a live check.
-struct TLSInfo: Sendable {
-    let version: String
-    let cipher: String
-
-    var json: JSONValue { .object([("version", .string(version)), ("cipher", .string(cipher))]) }
-}
-
 /// Everything printed about one target: what was evaluated, how, and the outcome.
 struct TargetReport: Sendable {
     let target: String

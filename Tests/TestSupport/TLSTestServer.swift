@@ -19,13 +19,15 @@ public final class TLSTestServer: @unchecked Sendable {
     private let state: ServingState
 
     /// Serves the certificates of `chainPEM` (leaf first, then the rest in file order) with the key at `keyPath`.
-    public init(chainPEM: [String], keyPath: String, host: String = "127.0.0.1") throws {
+    public init(
+        chainPEM: [String], keyPath: String, host: String = "127.0.0.1", options: TestServerOptions = .init()
+    ) throws {
         // OpenSSL writes with write(2): a client that hangs up would otherwise kill the test process.
         signal(SIGPIPE, SIG_IGN)
         let recorder = ServerNameRecorder()
         state = ServingState(
-            context: try TestServerContext(chainPEM: chainPEM, keyPath: keyPath, recorder: recorder),
-            recorder: recorder)
+            context: try TestServerContext(chainPEM: chainPEM, keyPath: keyPath, options: options, recorder: recorder),
+            options: options, recorder: recorder)
         listener = try LoopbackListener(host: host)
         self.host = host
         port = listener.port
@@ -33,15 +35,18 @@ public final class TLSTestServer: @unchecked Sendable {
     }
 
     /// Serves one PEM file: the leaf, then any chain certificates it holds.
-    public convenience init(chainPEM: String, keyPath: String, host: String = "127.0.0.1") throws {
-        try self.init(chainPEM: [chainPEM], keyPath: keyPath, host: host)
+    public convenience init(
+        chainPEM: String, keyPath: String, host: String = "127.0.0.1", options: TestServerOptions = .init()
+    ) throws {
+        try self.init(chainPEM: [chainPEM], keyPath: keyPath, host: host, options: options)
     }
 
     deinit { stop() }
 
-    /// Presents a different chain from the next connection on (a certificate rotation).
+    /// Presents a different chain from the next connection on (a certificate rotation), with the same options.
     public func serve(chainPEM: [String], keyPath: String) throws {
-        state.replace(try TestServerContext(chainPEM: chainPEM, keyPath: keyPath, recorder: state.recorder))
+        state.replace(try TestServerContext(
+            chainPEM: chainPEM, keyPath: keyPath, options: state.options, recorder: state.recorder))
     }
 
     public func serve(chainPEM: String, keyPath: String) throws {
@@ -94,15 +99,17 @@ public final class TLSTestServer: @unchecked Sendable {
 }
 
 /// What the serving thread shares with the test: the current context and the counters.
-// @unchecked Sendable: `current` and `completed` are guarded by `lock`; `recorder` is Sendable.
+// @unchecked Sendable: `current` and `completed` are guarded by `lock`; `options` and `recorder` are Sendable.
 private final class ServingState: @unchecked Sendable {
+    let options: TestServerOptions
     let recorder: ServerNameRecorder
     private let lock = NSLock()
     private var current: TestServerContext
     private var completed = 0
 
-    init(context: TestServerContext, recorder: ServerNameRecorder) {
+    init(context: TestServerContext, options: TestServerOptions, recorder: ServerNameRecorder) {
         current = context
+        self.options = options
         self.recorder = recorder
     }
 

@@ -12,6 +12,38 @@ final class ServerNameRecorder: @unchecked Sendable {
     func record(_ name: String?) { lock.withLock { names.append(name) } }
 }
 
+/// How the test server negotiates, beyond the chain it presents.
+public struct TestServerOptions: Sendable {
+    /// Whether the server asks the client for a certificate, and whether it ends the handshake when none comes.
+    public enum ClientCertificate: Sendable {
+        case notRequested
+        /// SSL_VERIFY_PEER: asks, and goes on without one.
+        case requested
+        /// SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT: asks, and ends the handshake without one.
+        case required
+    }
+
+    /// The highest protocol version the server accepts.
+    public enum MaximumVersion: Sendable {
+        case tls12, tls13
+    }
+
+    public var clientCertificate: ClientCertificate
+    public var maximumVersion: MaximumVersion
+    /// Ends every TLS 1.2 handshake with an internal-error alert after the client has its chain, just before the
+    /// server's Finished: a failure that has nothing to do with client certificates.
+    public var failsBeforeFinished: Bool
+
+    public init(
+        clientCertificate: ClientCertificate = .notRequested, maximumVersion: MaximumVersion = .tls13,
+        failsBeforeFinished: Bool = false
+    ) {
+        self.clientCertificate = clientCertificate
+        self.maximumVersion = maximumVersion
+        self.failsBeforeFinished = failsBeforeFinished
+    }
+}
+
 /// A server `SSL_CTX*`, owning it, that presents exactly the configured chain in the configured order.
 // @unchecked Sendable: configured completely in init and only read afterwards (SSL_new), which OpenSSL allows from
 // any thread.
@@ -21,7 +53,9 @@ final class TestServerContext: @unchecked Sendable {
     private let recorder: ServerNameRecorder
 
     /// `chainPEM` files are read in order; the first certificate is the leaf, every later one is sent after it.
-    init(chainPEM: [String], keyPath: String, recorder: ServerNameRecorder) throws(TestServerError) {
+    init(
+        chainPEM: [String], keyPath: String, options: TestServerOptions, recorder: ServerNameRecorder
+    ) throws(TestServerError) {
         ERR_clear_error()
         guard let method = TLS_server_method(), let context = SSL_CTX_new(method) else {
             throw Self.failure("SSL_CTX_new")
@@ -50,13 +84,33 @@ final class TestServerContext: @unchecked Sendable {
         // Send the configured chain as it is: never complete it from a store. (The chain is never rebuilt either:
         // SSL_CTX_build_cert_chain is not called.) set_mode returns the new mode bits, not a status.
         _ = COpenSSLShim_SSL_CTX_set_mode(context, Int(SSL_MODE_NO_AUTO_CHAIN))
-        SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        try Self.configure(context, options)
 
         _ = COpenSSLShim_SSL_CTX_set_tlsext_servername_arg(context, Unmanaged.passUnretained(recorder).toOpaque())
         _ = COpenSSLShim_SSL_CTX_set_tlsext_servername_callback(context, recordServerName)
     }
 
     deinit { SSL_CTX_free(pointer) }
+
+    private static func configure(_ context: OpaquePointer, _ options: TestServerOptions) throws(TestServerError) {
+        // A client that sends a certificate anyway is never verified against anything: no test needs that.
+        switch options.clientCertificate {
+        case .notRequested: SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        case .requested: SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        case .required: SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
+        }
+        let version = switch options.maximumVersion {
+        case .tls12: TLS1_2_VERSION
+        case .tls13: TLS1_3_VERSION
+        }
+        guard COpenSSLShim_SSL_CTX_set_max_proto_version(context, version) == 1 else {
+            throw failure("set the maximum protocol version")
+        }
+        // A TLS 1.2 server makes its session ticket right before its Finished; refusing to make one is fatal.
+        if options.failsBeforeFinished, SSL_CTX_set_tlsext_ticket_key_evp_cb(context, refuseTicket) != 1 {
+            throw failure("set the session ticket callback")
+        }
+    }
 
     /// Every certificate in a PEM file, in order, each a +1 reference the caller frees.
     private static func readCertificates(_ path: String) throws(TestServerError) -> [OpaquePointer] {
@@ -91,3 +145,8 @@ private let recordServerName: @convention(c) (OpaquePointer?, UnsafeMutablePoint
         recorder.record(SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) })
         return SSL_TLSEXT_ERR_OK
     }
+
+/// Fails every session ticket: OpenSSL 3.0 answers a negative return with an internal-error alert.
+private let refuseTicket: @convention(c) (
+    OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?, OpaquePointer?, OpaquePointer?, Int32
+) -> Int32 = { _, _, _, _, _, _ in -1 }

@@ -6,7 +6,9 @@ public enum TLSClient {
     /// Resolves `host`, connects over TCP and completes a TLS (1.2 or later) handshake, all within `options.timeout`.
     ///
     /// `host` is a DNS name, an IPv4 literal or an IPv6 literal without brackets. The connection is closed (with a
-    /// best-effort close_notify) before this returns. Failures are classified by `TLSConnectionError.Kind`.
+    /// best-effort close_notify) before this returns. Failures are classified by `TLSConnectionError.Kind`, except
+    /// one: a server that asked for a client certificate and then ended the handshake still yields the chain it
+    /// presented, with the failure in `TLSHandshakeResult.handshakeFailure`.
     /// - Warning: Nothing about the chain is checked here: pass the result to the PolicyEngine.
     public static func handshake(
         host: String, port: UInt16, options: TLSConnectOptions
@@ -43,29 +45,48 @@ public enum TLSClient {
         OpenSSLError.clearQueue()
         defer { OpenSSLError.clearQueue() }
         let trace = SocketTrace(fd: connection.fd)
-        // The BIO inside the SSL points at `trace` unretained: keep it alive until SSL_free has run.
-        return try withExtendedLifetime(trace) { () throws(TLSConnectionError) -> TLSHandshakeResult in
+        let request = ClientCertificateRequest()
+        // The BIO and the cert callback inside the SSL point at `trace` and `request` unretained: keep both alive
+        // until SSL_free has run.
+        return try withExtendedLifetime((trace, request)) { () throws(TLSConnectionError) -> TLSHandshakeResult in
             guard let ssl = SSL_new(context.pointer) else { throw setupFailure("SSL_new") }
             defer { SSL_free(ssl) }
             guard let bio = SocketBIO.make(trace) else { throw setupFailure("create the socket BIO") }
             // SSL_set_bio takes our one reference (used for reading and writing); SSL_free releases it.
             SSL_set_bio(ssl, bio, bio)
             SSL_set_connect_state(ssl)
+            request.observe(ssl)
             if let serverName, COpenSSLShim_SSL_set_tlsext_host_name(ssl, serverName) != 1 {
                 throw TLSConnectionError(.handshake, "cannot send \(serverName) as the server name (SNI) to \(target)")
             }
 
-            try drive(ssl, trace: trace, target: target, deadline: deadline)
+            // A server that asked for a client certificate may end the handshake when none comes, after presenting
+            // its chain: that chain is still judged, with the failure beside it. Every other failure stands.
+            var failure: TLSConnectionError?
+            do throws(TLSConnectionError) {
+                try drive(ssl, trace: trace, target: target, deadline: deadline)
+            } catch where request.wasReceived {
+                failure = error
+            }
 
-            let presented = try PresentedChain.read(from: ssl, target: target)
+            let presented: [X509Certificate]
+            do throws(TLSConnectionError) {
+                presented = try PresentedChain.read(from: ssl, target: target)
+            } catch {
+                // No chain to judge after all: then the handshake's own failure is the one to report.
+                if let failure, error.kind == .noCertificate { throw failure }
+                throw error
+            }
             let version = String(cString: SSL_get_version(ssl))
-            // get0: the cipher and its name belong to the SSL.
+            // get0: the cipher and its name belong to the SSL (the session has one from the ServerHello on).
             let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) }
             // Best effort: one close_notify, without waiting for the server's (a non-blocking call returns at once).
-            _ = SSL_shutdown(ssl)
+            // Never after a fatal error, which OpenSSL forbids.
+            if failure == nil { _ = SSL_shutdown(ssl) }
             return TLSHandshakeResult(
                 presented: presented, protocolVersion: version, cipher: cipher ?? "(none)",
-                peerAddress: connection.peer.description)
+                peerAddress: connection.peer.description, clientCertificateRequested: request.wasReceived,
+                handshakeFailure: failure)
         }
     }
 

@@ -24,7 +24,8 @@ public struct TLSConnectOptions: Sendable {
     }
 }
 
-/// What one completed TLS handshake showed: the chain as the server sent it, and the negotiated parameters.
+/// What a TLS handshake showed: the chain as the server sent it, the negotiated parameters, and whether the server
+/// asked for a client certificate.
 public struct TLSHandshakeResult: Sendable {
     /// The certificates the server presented, leaf first, in the order sent; nothing verified yet.
     public let presented: [X509Certificate]
@@ -34,6 +35,17 @@ public struct TLSHandshakeResult: Sendable {
     public let cipher: String
     /// The address the TCP connection reached, e.g. "127.0.0.1:8443" or "[::1]:8443".
     public let peerAddress: String
+    /// Whether the server asked for a client certificate (a CertificateRequest); pinctl never sends one.
+    ///
+    /// In TLS 1.3 the client's side of the handshake completes before a server that requires a certificate can
+    /// object, so `handshakeFailure` is nil there even when the server then refuses the connection.
+    public let clientCertificateRequested: Bool
+    /// Why the handshake did not complete, when the server asked for a client certificate, got none and ended it
+    /// after presenting its chain; nil when the handshake completed.
+    public let handshakeFailure: TLSConnectionError?
+
+    /// Whether the client's side of the handshake completed.
+    public var handshakeCompleted: Bool { handshakeFailure == nil }
 }
 
 /// Why no certificate chain could be obtained from a server: the `error` verdicts of DESIGN §2 (exit 3).
