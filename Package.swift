@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -17,7 +18,16 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OpenSSLWrapper", dependencies: ["COpenSSL"]),
-        .target(name: "PolicyEngine", dependencies: ["OpenSSLWrapper"]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "XMLTree", dependencies: ["CLibXML2"]),
+        .target(
+            name: "PolicyEngine",
+            dependencies: ["OpenSSLWrapper", "XMLTree", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "pinctl",
             dependencies: [
