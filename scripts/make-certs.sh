@@ -526,6 +526,13 @@ verify_expect "20@1" -CAfile root-ca.pem -untrusted other-intermediate-ca.pem -p
 # ---------------------------------------------------------------------------
 chmod 0644 -- "$OUT"/*.key   # test-only keys: readable like every other fixture
 cd "$REPO_ROOT"
+# certs/limbo/ and its section of README.md belong to scripts/make-limbo-certs.sh: carry them over.
+LIMBO_SECTION="## certs/limbo/ (scripts/make-limbo-certs.sh)"
+if [[ -d "$DEST/limbo" ]]; then
+    cp -R -- "$DEST/limbo" "$OUT/limbo"
+    printf '\n' >>"$OUT/README.md"
+    awk -v section="$LIMBO_SECTION" '$0 == section { found = 1 } found { print }' "$DEST/README.md" >>"$OUT/README.md"
+fi
 rm -rf -- "$DEST"
 cp -R -- "$OUT" "$DEST"
 

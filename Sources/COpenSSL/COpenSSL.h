@@ -26,6 +26,14 @@ static inline GENERAL_NAME *COpenSSLShim_sk_GENERAL_NAME_value(const GENERAL_NAM
     return sk_GENERAL_NAME_value(sk, i);
 }
 
+// NameConstraints subtrees (X509_get_ext_d2i with NID_name_constraints).
+static inline int COpenSSLShim_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUBTREE) *sk) {
+    return sk_GENERAL_SUBTREE_num(sk);
+}
+static inline GENERAL_SUBTREE *COpenSSLShim_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *sk, int i) {
+    return sk_GENERAL_SUBTREE_value(sk, i);
+}
+
 static inline void COpenSSLShim_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline long COpenSSLShim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 static inline unsigned long COpenSSLShim_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }

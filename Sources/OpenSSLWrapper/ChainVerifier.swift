@@ -1,55 +1,7 @@
 internal import COpenSSL
 import Foundation
 
-/// The inputs of one `X509_STORE_CTX` run besides the certificates.
-public struct VerificationOptions: Sendable {
-    /// The evaluation time; never the clock inside the verifier.
-    public var time: Date
-    /// A DNS name or IP literal the leaf must carry in its subject alternative names; nil checks no name.
-    public var domain: String?
-    /// Whether the leaf must be fit for TLS server use and carry `domain` (AFSecurityPolicy's validatesDomainName).
-    public var checksServerIdentity: Bool
-
-    public init(time: Date, domain: String?, checksServerIdentity: Bool) {
-        self.time = time
-        self.domain = domain
-        self.checksServerIdentity = checksServerIdentity
-    }
-}
-
-/// OpenSSL's first complaint about a chain: which check, at which depth, on which certificate.
-public struct VerificationFailure: Sendable, Equatable {
-    /// The `X509_V_ERR_*` code.
-    public let code: Int32
-    /// OpenSSL's text for the code, e.g. "certificate has expired".
-    public let message: String
-    /// 0 for the leaf.
-    public let depth: Int
-    public let certificate: X509Certificate?
-
-    public static let expired = X509_V_ERR_CERT_HAS_EXPIRED
-    public static let notYetValid = X509_V_ERR_CERT_NOT_YET_VALID
-    public static let hostnameMismatch = X509_V_ERR_HOSTNAME_MISMATCH
-    public static let ipAddressMismatch = X509_V_ERR_IP_ADDRESS_MISMATCH
-    public static let invalidPurpose = X509_V_ERR_INVALID_PURPOSE
-
-    /// The chain stops because no anchor issued its top certificate (errors 2, 18, 19, 20).
-    public var isMissingIssuer: Bool {
-        [X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
-         X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN].contains(code)
-    }
-}
-
-/// The chain OpenSSL built, leaf first, and its first failure, if any.
-public struct ChainVerification: Sendable {
-    /// As far as OpenSSL got: complete to an anchor when `failure` is nil.
-    public let chain: [X509Certificate]
-    public let failure: VerificationFailure?
-
-    public var isValid: Bool { failure == nil }
-}
-
-/// One `X509_STORE_CTX` run with the settings of DESIGN §2.
+/// One `X509_STORE_CTX` run with the settings of DESIGN §2, and the checks Apple makes that OpenSSL 3.0 does not.
 public enum ChainVerifier {
     /// Builds and verifies a chain from `leaf`, with `untrusted` as candidate intermediates and `store` as anchors.
     public static func verify(
@@ -59,29 +11,31 @@ public enum ChainVerifier {
         options: VerificationOptions
     ) -> ChainVerification {
         OpenSSLError.clearQueue()
-        let recorder = FailureRecorder()
-        if options.checksServerIdentity,
-            leaf.withUnsafeX509Pointer({ X509_check_purpose($0, X509_PURPOSE_SSL_SERVER, 0) }) != 1 {
-            // Apple checks key usage and extended key usage on the leaf only; OpenSSL's purpose setting would
-            // also check every CA above it, so the leaf is checked here and the context gets no purpose.
-            recorder.record(code: X509_V_ERR_INVALID_PURPOSE, depth: 0, certificate: leaf.pointer)
-        }
-
         guard let ctx = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new: out of memory") }
         defer { X509_STORE_CTX_free(ctx) }
         guard let stack = COpenSSLShim_sk_X509_new_null() else { fatalError("sk_X509_new_null: out of memory") }
         // sk_X509_push does not up-ref: the stack only borrows, so it is freed without freeing its certificates.
         defer { COpenSSLShim_sk_X509_free(stack) }
         for certificate in untrusted {
-            guard COpenSSLShim_sk_X509_push(stack, certificate.pointer) > 0 else { fatalError("sk_X509_push: out of memory") }
+            guard COpenSSLShim_sk_X509_push(stack, certificate.pointer) > 0 else {
+                fatalError("sk_X509_push: out of memory")
+            }
         }
 
+        let recorder = FailureRecorder()
         let known = [leaf] + untrusted
         return withExtendedLifetime((known, store, recorder)) {
             guard X509_STORE_CTX_init(ctx, store.pointer, leaf.pointer, stack) == 1 else {
                 fatalError("X509_STORE_CTX_init: \(OpenSSLError.drain("init"))")
             }
-            configure(X509_STORE_CTX_get0_param(ctx), options)
+            // get0: the parameters belong to the context.
+            guard let param = X509_STORE_CTX_get0_param(ctx) else { fatalError("X509_STORE_CTX_get0_param: nil") }
+            if let refused = VerificationSettings.apply(options, to: param) {
+                let failure = VerificationFailure(
+                    code: X509_V_ERR_UNSPECIFIED, message: refused, depth: 0, certificate: nil)
+                return ChainVerification(chain: [leaf], failure: failure, warnings: [])
+            }
+            checkLeaf(leaf, options, into: recorder)
             _ = COpenSSLShim_X509_STORE_CTX_set_app_data(ctx, Unmanaged.passUnretained(recorder).toOpaque())
             X509_STORE_CTX_set_verify_cb(ctx, recordAndContinue)
 
@@ -92,68 +46,92 @@ public enum ChainVerifier {
             }
             OpenSSLError.clearQueue()
 
-            // get0: the chain belongs to the context; certificates we did not pass in are up-ref'd and wrapped.
-            var chain: [X509Certificate] = []
-            if let built = X509_STORE_CTX_get0_chain(ctx) {
-                for index in 0..<COpenSSLShim_sk_X509_num(built) {
-                    guard let pointer = COpenSSLShim_sk_X509_value(built, index) else { continue }
-                    chain.append(wrap(pointer, known: known + chain))
+            // get0: the chain belongs to the context.
+            var built: [OpaquePointer] = []
+            if let chain = X509_STORE_CTX_get0_chain(ctx) {
+                for index in 0..<COpenSSLShim_sk_X509_num(chain) {
+                    if let pointer = COpenSSLShim_sk_X509_value(chain, index) { built.append(pointer) }
                 }
             }
-            let failure = recorder.first.map { first in
-                VerificationFailure(
-                    code: first.code,
-                    message: String(cString: X509_verify_cert_error_string(Int(first.code))),
-                    depth: first.depth,
-                    certificate: first.certificate.map { wrap($0, known: known + chain) }
-                )
-            }
-            return ChainVerification(chain: chain.isEmpty ? [leaf] : chain, failure: failure)
+            if recorder.first == nil { checkChain(built, into: recorder) }
+            return readBack(built, failure: recorder.first, known: known, origin: store.origin)
         }
     }
 
-    private static func configure(_ param: OpaquePointer?, _ options: VerificationOptions) {
-        guard let param else { fatalError("X509_STORE_CTX_get0_param returned nil") }
-        let flags = UInt(X509_V_FLAG_X509_STRICT) | UInt(X509_V_FLAG_PARTIAL_CHAIN)
-        X509_VERIFY_PARAM_set_flags(param, flags)
-        // Callers validate the time first (an input error otherwise); clamping here only keeps a bad caller from trapping.
-        X509_VERIFY_PARAM_set_time(
-            param, ValidationTime.timeT(options.time) ?? time_t(ValidationTime.latestSeconds))
-        guard options.checksServerIdentity, let domain = options.domain else { return }
-        let name = DomainName(domain)
-        if name.isIPAddress {
-            if X509_VERIFY_PARAM_set1_ip_asc(param, name.value) != 1 { OpenSSLError.clearQueue() }
-        } else {
-            X509_VERIFY_PARAM_set_hostflags(
-                param, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
-            if X509_VERIFY_PARAM_set1_host(param, name.value, 0) != 1 { OpenSSLError.clearQueue() }
+    /// What is checked on the leaf before OpenSSL runs: its key type (OpenSSL checks the leaf's key size first too)
+    /// and, with server identity, its fitness for TLS servers.
+    private static func checkLeaf(
+        _ leaf: X509Certificate, _ options: VerificationOptions, into recorder: FailureRecorder
+    ) {
+        if let problem = KeyPolicy.unacceptableKeyType(of: leaf.pointer) {
+            recorder.record(code: KeyPolicy.keyCode(depth: 0), depth: 0, certificate: leaf.pointer, message: problem)
+        }
+        if options.checksServerIdentity, X509_check_purpose(leaf.pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
+            // Apple checks key usage and extended key usage on the leaf only; OpenSSL's purpose setting would
+            // also check every CA above it, so the leaf is checked here and the context gets no purpose.
+            recorder.record(code: X509_V_ERR_INVALID_PURPOSE, depth: 0, certificate: leaf.pointer)
         }
     }
 
-    private static func wrap(_ pointer: OpaquePointer, known: [X509Certificate]) -> X509Certificate {
-        if let same = known.first(where: { $0.pointer == pointer }) { return same }
-        X509_up_ref(pointer)
-        // A certificate OpenSSL already parsed and verified re-encodes; failing here means memory is exhausted.
-        guard let certificate = try? X509Certificate(takingOwnership: pointer) else {
-            fatalError("re-reading a certificate from the trust store failed")
+    /// What is checked on a chain OpenSSL accepted: the key type of every certificate above the leaf, the anchor
+    /// included, then wildcards against excluded subtrees (OpenSSL checks name constraints last, too).
+    private static func checkChain(_ chain: [OpaquePointer], into recorder: FailureRecorder) {
+        for (depth, certificate) in chain.enumerated().dropFirst() {
+            guard let problem = KeyPolicy.unacceptableKeyType(of: certificate) else { continue }
+            recorder.record(
+                code: KeyPolicy.keyCode(depth: depth), depth: depth, certificate: certificate, message: problem)
+            return
         }
-        return certificate
+        if let violation = WildcardExclusion.firstViolation(in: chain) {
+            recorder.record(
+                code: X509_V_ERR_EXCLUDED_VIOLATION, depth: violation.depth, certificate: violation.certificate,
+                message: violation.message)
+        }
+    }
+
+    /// The built chain and its failure as Swift values. A certificate OpenSSL took from the store but pinctl cannot
+    /// read is left out of the chain with a warning naming it; the failure still names it, by subject.
+    private static func readBack(
+        _ built: [OpaquePointer], failure first: FailureRecorder.First?, known: [X509Certificate], origin: String
+    ) -> ChainVerification {
+        var reader = StoreReader(known: known, origin: origin)
+        let chain = built.compactMap { reader.certificate($0) }
+        let failure = first.map { first in
+            let explained = first.message
+                ?? first.certificate.flatMap { KeyPolicy.explain(code: first.code, certificate: $0) }
+                ?? String(cString: X509_verify_cert_error_string(Int(first.code)))
+            return VerificationFailure(
+                code: first.code, message: explained, depth: first.depth,
+                certificate: first.certificate.flatMap { reader.certificate($0) },
+                subject: first.certificate.map { X509Certificate.subject(of: $0) })
+        }
+        return ChainVerification(chain: chain.isEmpty ? [known[0]] : chain, failure: failure, warnings: reader.warnings)
     }
 }
 
-/// A host name or IP literal as given on the command line or in a URL.
-public struct DomainName: Sendable {
-    /// Without IPv6 brackets.
-    public let value: String
-    public let isIPAddress: Bool
+/// Wraps the certificates of a run once each: those passed in are reused, the store's are read back.
+private struct StoreReader {
+    let origin: String
+    private var wrapped: [OpaquePointer: X509Certificate?]
+    private(set) var warnings: [String] = []
 
-    public init(_ raw: String) {
-        var text = raw
-        if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-        value = text
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        isIPAddress = inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    init(known: [X509Certificate], origin: String) {
+        self.origin = origin
+        wrapped = Dictionary(known.map { ($0.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    mutating func certificate(_ pointer: OpaquePointer) -> X509Certificate? {
+        if let done = wrapped[pointer] { return done }
+        switch X509Certificate.readBack(borrowing: pointer) {
+        case .success(let certificate):
+            wrapped[pointer] = certificate
+            return certificate
+        case .failure(let error):
+            wrapped[pointer] = .some(nil)
+            warnings.append("\(origin): the certificate \(X509Certificate.subject(of: pointer)) cannot be read "
+                + "(\(error)): it is left out of the chain; replace or remove that entry")
+            return nil
+        }
     }
 }
 
@@ -162,12 +140,14 @@ private final class FailureRecorder {
         let code: Int32
         let depth: Int
         let certificate: OpaquePointer?
+        /// pinctl's sentence, for its own checks; nil takes OpenSSL's text or KeyPolicy's explanation.
+        let message: String?
     }
     var first: First?
 
-    func record(code: Int32, depth: Int, certificate: OpaquePointer?) {
+    func record(code: Int32, depth: Int, certificate: OpaquePointer?, message: String? = nil) {
         guard first == nil else { return }
-        first = First(code: code, depth: depth, certificate: certificate)
+        first = First(code: code, depth: depth, certificate: certificate, message: message)
     }
 }
 

@@ -61,6 +61,24 @@ public final class X509Certificate: @unchecked Sendable {
 
     deinit { X509_free(pointer) }
 
+    /// Wraps a certificate OpenSSL lends from a trust store or a verification context (get0), or says why it cannot:
+    /// OpenSSL loads store entries it cannot fully read (a malformed date), so this must not trap.
+    static func readBack(borrowing pointer: OpaquePointer) -> Result<X509Certificate, any Error> {
+        // The +1 taken here is released by the initializer when it throws, or by deinit.
+        X509_up_ref(pointer)
+        do {
+            return .success(try X509Certificate(takingOwnership: pointer))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The subject of a borrowed `X509*` in RFC 2253 form: names a certificate that could not be wrapped.
+    static func subject(of pointer: OpaquePointer) -> String {
+        // get0: the name belongs to the certificate.
+        format(X509_get_subject_name(pointer))
+    }
+
     /// Parses exactly one DER certificate; trailing bytes are an error.
     public convenience init(derBytes: [UInt8]) throws {
         let parsed: OpaquePointer? = derBytes.withUnsafeBufferPointer { buffer in
@@ -116,7 +134,8 @@ extension X509Certificate {
         return bytes
     }
 
-    private static func format(_ name: OpaquePointer?) -> String {
+    /// A name in RFC 2253 form; empty when OpenSSL cannot print it.
+    static func format(_ name: OpaquePointer?) -> String {
         guard let name, let bio = BIO_new(BIO_s_mem()) else { return "" }
         defer { BIO_free(bio) }
         guard X509_NAME_print_ex(bio, name, 0, COpenSSLShim_XN_FLAG_RFC2253()) >= 0 else { return "" }
@@ -140,7 +159,8 @@ extension X509Certificate {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    private static func alternativeNames(of x509: OpaquePointer) -> [String] {
+    /// The subject alternative names of `x509` as "DNS:name", "IP:address", …, in certificate order.
+    static func alternativeNames(of x509: OpaquePointer) -> [String] {
         // get1-style: X509_get_ext_d2i returns a new GENERAL_NAMES that we free.
         guard let raw = X509_get_ext_d2i(x509, NID_subject_alt_name, nil, nil) else {
             ERR_clear_error()
@@ -172,7 +192,7 @@ extension X509Certificate {
         return Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(string))))
     }
 
-    private static func asciiString(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
+    static func asciiString(_ string: UnsafeMutablePointer<ASN1_STRING>?) -> String {
         String(decoding: bytes(string), as: UTF8.self)
     }
 
@@ -200,19 +220,29 @@ extension X509Certificate {
         case EVP_PKEY_RSA, EVP_PKEY_RSA_PSS:
             return "RSA \(bits)"
         case EVP_PKEY_EC:
-            var name = [CChar](repeating: 0, count: 64)
-            var length = 0
-            if EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 {
-                let curve = String(nulTerminated: name)
-                let nist = ["prime256v1": "P-256", "secp384r1": "P-384", "secp521r1": "P-521"][curve]
-                return "ECDSA \(nist ?? curve)"
-            }
-            return "ECDSA \(bits)"
+            return "ECDSA \(curveName(of: key) ?? String(bits))"
+        case EVP_PKEY_DSA: return "DSA \(bits)"
         case EVP_PKEY_ED25519: return "Ed25519"
         case EVP_PKEY_ED448: return "Ed448"
         default:
             return "\(objectName(nid: EVP_PKEY_get_base_id(key))) \(bits)"
         }
+    }
+
+    /// The NIST name of an EC key's curve ("P-256"), else OpenSSL's ("brainpoolP256r1"); nil for explicit parameters.
+    static func curveName(of key: OpaquePointer) -> String? {
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
+        let curve = String(nulTerminated: name)
+        let nist = [
+            "prime192v1": "P-192", "secp224r1": "P-224", "prime256v1": "P-256", "secp384r1": "P-384",
+            "secp521r1": "P-521",
+        ]
+        return nist[curve] ?? curve
     }
 
     static func objectName(nid: Int32) -> String {

@@ -84,12 +84,15 @@ public enum RejectionReason: Sendable {
 
     private func sentence(chain: [X509Certificate], at time: Date) -> String {
         let certificate = verificationFailure?.certificate
-        let named = certificate.map { describe($0, in: chain) } ?? "the chain"
+        let named = verificationFailure.flatMap { describe($0, in: chain) } ?? "the chain"
         switch self {
         case .contradiction:
             return "contradiction: validating a domain name for invalid or self-signed certificates requires pinning "
                 + "(use --mode certificate or publickey with pins, or drop --allow-invalid-certificates)"
         case .untrustedChain(let failure, let anchors):
+            if failure.isSettingFailure {
+                return "untrusted chain: \(failure.message) (OpenSSL error \(failure.code), anchors: \(anchors))"
+            }
             let pinned = anchors == PinnedAnchors.origin && failure.isMissingIssuer
             return "untrusted chain: \(named): \(failure.message) (OpenSSL error \(failure.code) at depth \(failure.depth),"
                 + " anchors: \(anchors))" + (pinned ? ": the chain leads to no pinned certificate" : "")
@@ -117,8 +120,13 @@ public enum RejectionReason: Sendable {
         }
     }
 
-    private func describe(_ certificate: X509Certificate, in chain: [X509Certificate]) -> String {
-        if let index = chain.firstIndex(of: certificate) { return "certificate #\(index) (\(certificate.subject))" }
-        return "certificate \(certificate.subject)"
+    /// "certificate #1 (CN=…)" by its index in `chain`; by subject alone when it is not in the chain, e.g. a trust
+    /// store entry that could not be read.
+    private func describe(_ failure: VerificationFailure, in chain: [X509Certificate]) -> String? {
+        if let certificate = failure.certificate, let index = chain.firstIndex(of: certificate) {
+            return "certificate #\(index) (\(certificate.subject))"
+        }
+        if let certificate = failure.certificate { return "certificate \(certificate.subject)" }
+        return failure.subject.map { "certificate \($0) (a trust store entry that cannot be read)" }
     }
 }

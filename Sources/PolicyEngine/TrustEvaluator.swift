@@ -26,7 +26,8 @@ public struct TrustEvaluator: Sendable {
             chain: run.reportChain,
             presentedCount: presented.count,
             time: time,
-            warnings: Warnings(evaluator: self, domain: domain, chain: run.reportChain, verdict: verdict).all)
+            warnings: run.verificationWarnings
+                + Warnings(evaluator: self, domain: domain, chain: run.reportChain, verdict: verdict).all)
     }
 
     func validate(_ presented: [X509Certificate], untrusted: [X509Certificate], store: TrustStore, domain: String?)
@@ -45,6 +46,8 @@ private struct Run {
     let domain: String?
     private var systemResult: ChainVerification?
     private(set) var builtChain: [X509Certificate] = []
+    /// What the validations met along the way (unreadable trust store entries), each said once.
+    private(set) var verificationWarnings: [String] = []
 
     init(evaluator: TrustEvaluator, presented: [X509Certificate], domain: String?) {
         self.evaluator = evaluator
@@ -108,6 +111,7 @@ private struct Run {
         let store = TrustStore.anchors(anchors, origin: PinnedAnchors.origin)
         let result = evaluator.validate(presented, untrusted: untrusted, store: store, domain: domain)
         builtChain = result.chain
+        note(result.warnings)
         if let failure = result.failure {
             return .rejected(RejectionReason.from(failure, domain: domain, anchors: store.origin))
         }
@@ -139,7 +143,12 @@ private struct Run {
             presented, untrusted: Array(presented.dropFirst()), store: evaluator.anchors, domain: domain)
         systemResult = result
         builtChain = result.chain
+        note(result.warnings)
         return result
+    }
+
+    private mutating func note(_ warnings: [String]) {
+        verificationWarnings += warnings.filter { !verificationWarnings.contains($0) }
     }
 
     private func reason(for failure: VerificationFailure) -> RejectionReason {

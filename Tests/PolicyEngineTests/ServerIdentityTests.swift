@@ -59,6 +59,13 @@ struct ServerIdentityTests {
         expectVerdict(evaluation, is: matches ? .trusted : .rejected("hostname-mismatch", at: 0))
     }
 
+    @Test func anEmptyDomainIsRefusedRatherThanLeftUnchecked() throws {
+        let evaluation = try evaluate(Self.leafChain, for: "", with: policy(.none))
+        expectVerdict(evaluation, is: .rejected("untrusted-chain"))
+        #expect(evaluation.rejectionMessage == "untrusted chain: the domain to check is empty: no name was checked, "
+            + "so nothing is trusted (OpenSSL error 1, anchors: --ca-file \(Certs.path("root-ca.pem")))")
+    }
+
     @Test func namesAreNotCheckedWithoutDomainValidation() throws {
         let evaluation = try evaluate(
             Self.leafChain, for: "10.0.0.1", with: policy(.none, validatesDomainName: false))

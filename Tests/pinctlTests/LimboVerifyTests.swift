@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// End-to-end: the built `pinctl verify` on certs/limbo/ chains and on a trust store holding an unreadable entry.
+@Suite struct LimboVerifyTests {
+    let base = ["verify", "--ca-file", "limbo/root-ca.pem", "--at", TestTime.nowText]
+
+    func json(_ result: PinctlProcess.Result) throws -> [String: Any] {
+        let line = try #require(result.stdout.split(separator: "\n").first)
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func weakLeafKeyIsRejectedWithExitOneAndASentenceInTheJSON() throws {
+        let result = try PinctlProcess.run(base + [
+            "--chain", "limbo/rsa1024-leaf.pem", "--chain", "limbo/intermediate-ca.pem", "--host", "limbo.test",
+            "--format", "json",
+        ])
+        #expect(result.status == 1, "\(result)")
+        let reason = try #require(try json(result)["reason"] as? [String: Any])
+        #expect(reason["code"] as? String == "untrusted-chain")
+        #expect(reason["certificate"] as? Int == 0)
+        #expect((reason["message"] as? String)?.hasPrefix(
+            "untrusted chain: certificate #0 (CN=rsa1024.limbo.test): RSA key of 1024 bits; at least 2048 are required"
+        ) == true, "\(result)")
+    }
+
+    @Test func sha1SignedIntermediateIsRejectedNamingIt() throws {
+        let result = try PinctlProcess.run(base + [
+            "--chain", "limbo/leaf-under-sha1-intermediate.pem", "--chain", "limbo/sha1-intermediate-ca.pem",
+            "--host", "limbo.test",
+        ])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains(
+            "certificate #1 (CN=Limbo SHA-1 Intermediate CA,O=pinctl Limbo): signed with ecdsa-with-SHA1"), "\(result)")
+    }
+
+    @Test func wildcardInsideAnExcludedSubtreeIsRejectedEvenForTheExcludedName() throws {
+        // openssl verify -verify_hostname test.example.com accepts this chain (scripts/make-limbo-certs.sh).
+        let result = try PinctlProcess.run(base + [
+            "--chain", "limbo/wildcard-in-excluded.pem", "--chain", "limbo/excluding-ca.pem",
+            "--host", "test.example.com",
+        ])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains(
+            "the wildcard DNS:*.example.com covers names in the DNS subtree test.example.com"), "\(result)")
+    }
+
+    @Test("A CN outside the permitted subtree does not matter, with an IP host or none",
+        arguments: [["--host", "127.0.0.1"], []])
+    func commonNameOutsideThePermittedSubtreePasses(_ host: [String]) throws {
+        let result = try PinctlProcess.run(base + [
+            "--chain", "limbo/cn-outside-permitted.pem", "--chain", "limbo/permitting-ca.pem",
+        ] + host)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("TRUSTED"), "\(result)")
+    }
+
+    @Test("An unreadable entry of a hashed store is a warning, not a crash",
+        arguments: ["--ca-path", "SSL_CERT_DIR"])
+    func unreadableStoreEntry(_ via: String) throws {
+        try TemporaryDirectory.with { directory in
+            try MalformedStore.make(in: directory.path)
+            let arguments = ["verify", "--chain", "leaf-chain.pem", "--host", "pinning.test", "--at", TestTime.nowText]
+            let result: PinctlProcess.Result
+            let origin: String
+            if via == "--ca-path" {
+                result = try PinctlProcess.run(arguments + ["--ca-path", directory.path])
+                origin = "--ca-path \(directory.path)"
+            } else {
+                // The system store is SSL_CERT_DIR alone here: SSL_CERT_FILE names a file that does not exist.
+                result = try PinctlProcess.run(arguments, environment: [
+                    "SSL_CERT_DIR": directory.path, "SSL_CERT_FILE": directory.path("absent.pem"),
+                ])
+                origin = "the system trust store"
+            }
+            #expect(result.status == 1, "\(result)")
+            let warning = "warning: \(origin): the certificate \(MalformedStore.subject) cannot be read"
+            #expect(result.stderr.contains(warning), "\(result)")
+            #expect(result.stdout.contains("untrusted chain: certificate \(MalformedStore.subject) (a trust store "
+                + "entry that cannot be read): format error in certificate's notBefore field"), "\(result)")
+        }
+    }
+}
