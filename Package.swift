@@ -24,9 +24,15 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
+        .systemLibrary(
+            name: "CLibPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev", "publicsuffix"])]
+        ),
+        .target(name: "PublicSuffix", dependencies: ["CLibPSL"]),
         .target(
             name: "PolicyEngine",
-            dependencies: ["OpenSSLWrapper", "XMLTree", .product(name: "Yams", package: "Yams")]
+            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "pinctl",

@@ -20,6 +20,7 @@ static inline int COpenSSLShim_sk_X509_push(STACK_OF(X509) *sk, X509 *x) { retur
 static inline int COpenSSLShim_sk_X509_num(const STACK_OF(X509) *sk) { return sk_X509_num(sk); }
 static inline X509 *COpenSSLShim_sk_X509_value(const STACK_OF(X509) *sk, int i) { return sk_X509_value(sk, i); }
 static inline void COpenSSLShim_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk); }
+static inline void COpenSSLShim_sk_X509_pop_free(STACK_OF(X509) *sk) { sk_X509_pop_free(sk, X509_free); }
 
 static inline int COpenSSLShim_sk_GENERAL_NAME_num(const GENERAL_NAMES *sk) { return sk_GENERAL_NAME_num(sk); }
 static inline GENERAL_NAME *COpenSSLShim_sk_GENERAL_NAME_value(const GENERAL_NAMES *sk, int i) {

@@ -5,15 +5,25 @@ import Foundation
 public struct VerificationOptions: Sendable {
     /// The evaluation time; never the clock inside the verifier. Outside `ValidationTime` the run fails.
     public var time: Date
+    /// Whether the leaf must be fit for TLS server use: its key usage and extended key usage (Apple's SSL policy,
+    /// with or without a host name).
+    public var checksServerUsage: Bool
     /// A DNS name or IP literal the leaf must carry in its subject alternative names; nil checks no name.
-    public var domain: String?
-    /// Whether the leaf must be fit for TLS server use and carry `domain` (AFSecurityPolicy's validatesDomainName).
-    public var checksServerIdentity: Bool
+    public var hostName: String?
+    /// Whether the trust anchor's own validity dates count. They do on Apple's platforms and in OpenSSL; Android's
+    /// PKIX validation never checks a trust anchor's dates, so an expired root in its store still anchors.
+    public var checksAnchorValidity: Bool
 
-    public init(time: Date, domain: String?, checksServerIdentity: Bool) {
+    public init(time: Date, checksServerUsage: Bool, hostName: String?, checksAnchorValidity: Bool = true) {
         self.time = time
-        self.domain = domain
-        self.checksServerIdentity = checksServerIdentity
+        self.checksServerUsage = checksServerUsage
+        self.hostName = hostName
+        self.checksAnchorValidity = checksAnchorValidity
+    }
+
+    /// AFSecurityPolicy's validatesDomainName: server usage and the name together, or neither.
+    public init(time: Date, domain: String?, checksServerIdentity: Bool) {
+        self.init(time: time, checksServerUsage: checksServerIdentity, hostName: checksServerIdentity ? domain : nil)
     }
 }
 
@@ -64,6 +74,16 @@ public struct ChainVerification: Sendable {
     public let failure: VerificationFailure?
     /// What the run met that does not change its outcome but a person should know: unreadable store entries.
     public let warnings: [String]
+    /// The trust anchor that ends `chain`: its last certificate when it came from the store, nil when the chain stops
+    /// short of one.
+    public let anchor: X509Certificate?
+
+    public init(chain: [X509Certificate], failure: VerificationFailure?, warnings: [String], anchor: X509Certificate?) {
+        self.chain = chain
+        self.failure = failure
+        self.warnings = warnings
+        self.anchor = anchor
+    }
 
     public var isValid: Bool { failure == nil }
 }

@@ -22,7 +22,7 @@ public enum ChainVerifier {
             }
         }
 
-        let recorder = FailureRecorder()
+        let recorder = FailureRecorder(checksAnchorValidity: options.checksAnchorValidity)
         let known = [leaf] + untrusted
         return withExtendedLifetime((known, store, recorder)) {
             guard X509_STORE_CTX_init(ctx, store.pointer, leaf.pointer, stack) == 1 else {
@@ -33,7 +33,7 @@ public enum ChainVerifier {
             if let refused = VerificationSettings.apply(options, to: param) {
                 let failure = VerificationFailure(
                     code: X509_V_ERR_UNSPECIFIED, message: refused, depth: 0, certificate: nil)
-                return ChainVerification(chain: [leaf], failure: failure, warnings: [])
+                return ChainVerification(chain: [leaf], failure: failure, warnings: [], anchor: nil)
             }
             checkLeaf(leaf, options, into: recorder)
             _ = COpenSSLShim_X509_STORE_CTX_set_app_data(ctx, Unmanaged.passUnretained(recorder).toOpaque())
@@ -54,7 +54,9 @@ public enum ChainVerifier {
                 }
             }
             if recorder.first == nil { checkChain(built, into: recorder) }
-            return readBack(built, failure: recorder.first, known: known, origin: store.origin)
+            // The certificates past the untrusted ones came from the store: the last of them is the anchor.
+            let endsAtAnchor = built.count > Int(X509_STORE_CTX_get_num_untrusted(ctx))
+            return readBack(built, failure: recorder.first, known: known, origin: store.origin, endsAtAnchor: endsAtAnchor)
         }
     }
 
@@ -66,7 +68,7 @@ public enum ChainVerifier {
         if let problem = KeyPolicy.unacceptableKeyType(of: leaf.pointer) {
             recorder.record(code: KeyPolicy.keyCode(depth: 0), depth: 0, certificate: leaf.pointer, message: problem)
         }
-        if options.checksServerIdentity, X509_check_purpose(leaf.pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
+        if options.checksServerUsage, X509_check_purpose(leaf.pointer, X509_PURPOSE_SSL_SERVER, 0) != 1 {
             // Apple checks key usage and extended key usage on the leaf only; OpenSSL's purpose setting would
             // also check every CA above it, so the leaf is checked here and the context gets no purpose.
             recorder.record(code: X509_V_ERR_INVALID_PURPOSE, depth: 0, certificate: leaf.pointer)
@@ -92,7 +94,8 @@ public enum ChainVerifier {
     /// The built chain and its failure as Swift values. A certificate OpenSSL took from the store but pinctl cannot
     /// read is left out of the chain with a warning naming it; the failure still names it, by subject.
     private static func readBack(
-        _ built: [OpaquePointer], failure first: FailureRecorder.First?, known: [X509Certificate], origin: String
+        _ built: [OpaquePointer], failure first: FailureRecorder.First?, known: [X509Certificate], origin: String,
+        endsAtAnchor: Bool
     ) -> ChainVerification {
         var reader = StoreReader(known: known, origin: origin)
         let chain = built.compactMap { reader.certificate($0) }
@@ -105,7 +108,9 @@ public enum ChainVerifier {
                 certificate: first.certificate.flatMap { reader.certificate($0) },
                 subject: first.certificate.map { X509Certificate.subject(of: $0) })
         }
-        return ChainVerification(chain: chain.isEmpty ? [known[0]] : chain, failure: failure, warnings: reader.warnings)
+        let anchor = endsAtAnchor ? built.last.flatMap { reader.certificate($0) } : nil
+        return ChainVerification(
+            chain: chain.isEmpty ? [known[0]] : chain, failure: failure, warnings: reader.warnings, anchor: anchor)
     }
 }
 
@@ -144,6 +149,10 @@ private final class FailureRecorder {
         let message: String?
     }
     var first: First?
+    /// False for Android's semantics: date errors on a certificate from the store are not failures.
+    let checksAnchorValidity: Bool
+
+    init(checksAnchorValidity: Bool) { self.checksAnchorValidity = checksAnchorValidity }
 
     func record(code: Int32, depth: Int, certificate: OpaquePointer?, message: String? = nil) {
         guard first == nil else { return }
@@ -155,10 +164,17 @@ private final class FailureRecorder {
 private let recordAndContinue: @convention(c) (Int32, OpaquePointer?) -> Int32 = { ok, ctx in
     guard ok == 0, let ctx, let data = COpenSSLShim_X509_STORE_CTX_get_app_data(ctx) else { return ok }
     let recorder = Unmanaged<FailureRecorder>.fromOpaque(data).takeUnretainedValue()
+    let code = X509_STORE_CTX_get_error(ctx)
+    let depth = X509_STORE_CTX_get_error_depth(ctx)
+    // A depth at or past the untrusted certificates is a certificate from the store: a trust anchor.
+    if !recorder.checksAnchorValidity, code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID,
+       depth >= X509_STORE_CTX_get_num_untrusted(ctx) {
+        return 1
+    }
     // get0: the current certificate belongs to the context, which outlives the recorder's use of it.
     recorder.record(
-        code: X509_STORE_CTX_get_error(ctx),
-        depth: Int(X509_STORE_CTX_get_error_depth(ctx)),
+        code: code,
+        depth: Int(depth),
         certificate: X509_STORE_CTX_get_current_cert(ctx))
     return 1
 }

@@ -27,7 +27,7 @@ enum VerificationSettings {
                 + "years 0001 to 9999 that certificates can express: nothing was verified"
         }
         X509_VERIFY_PARAM_set_time(param, time)
-        guard options.checksServerIdentity, let domain = options.domain else { return nil }
+        guard let domain = options.hostName else { return nil }
         return setName(DomainName(domain), on: param)
     }
 

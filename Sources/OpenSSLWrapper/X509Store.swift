@@ -1,17 +1,41 @@
 internal import COpenSSL
 import Foundation
 
-/// A set of trust anchors, owning its `X509_STORE*`.
+/// A set of trust anchors, owning its `X509_STORE*`, and knowing where each came from.
 // @unchecked Sendable: OpenSSL locks an X509_STORE internally; after construction pinctl only verifies against it.
 public final class TrustStore: @unchecked Sendable {
     let pointer: OpaquePointer
-    /// Where the anchors came from, for messages ("the system trust store", "--ca-file root.pem").
+    /// Where the anchors came from, for messages: "the system trust store", "the CA file root.pem".
     public let origin: String
+    /// The anchors given one by one (CA files, pinned certificates, resources); a hashed directory's are looked up
+    /// by OpenSSL as needed and are not listed.
+    public let certificates: [X509Certificate]
+    /// Hashed directories and bundle files handed to OpenSSL: what `union` must load again.
+    private let directories: [String]
+    private let files: [String]
 
-    private init(origin: String) {
+    private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String]) {
         guard let store = X509_STORE_new() else { fatalError("X509_STORE_new: out of memory") }
-        self.pointer = store
+        pointer = store
         self.origin = origin
+        self.certificates = certificates
+        self.directories = directories
+        self.files = files
+        for directory in directories {
+            _ = PathBytes.withCString(directory) { X509_STORE_load_path(store, $0) }
+        }
+        for file in files {
+            _ = PathBytes.withCString(file) { X509_STORE_load_file(store, $0) }
+        }
+        for certificate in certificates {
+            // X509_STORE_add_cert takes its own reference; a duplicate is not an error in OpenSSL 3, and adding a
+            // parsed certificate fails only when memory is exhausted.
+            guard certificate.withUnsafeX509Pointer({ X509_STORE_add_cert(store, $0) }) == 1 else {
+                fatalError("X509_STORE_add_cert: \(OpenSSLError.drain("add trust anchor"))")
+            }
+        }
+        // A missing default location is not an error: the store is then empty and every chain fails to verify.
+        OpenSSLError.clearQueue()
     }
 
     deinit { X509_STORE_free(pointer) }
@@ -22,42 +46,75 @@ public final class TrustStore: @unchecked Sendable {
     /// The hashed directory is preferred because parsing the whole bundle up front costs tens of milliseconds,
     /// most of a one-shot run; a directory lookup reads only the certificates a chain needs.
     public static func system() -> TrustStore {
-        let store = TrustStore(origin: "the system trust store")
         let directory = PathBytes.environment(String(cString: X509_get_default_cert_dir_env()))
             ?? String(cString: X509_get_default_cert_dir())
         let file = PathBytes.environment(String(cString: X509_get_default_cert_file_env()))
         let hasDirectory = (try? FileSystem.kind(of: directory)) == .directory
-        if hasDirectory {
-            _ = PathBytes.withCString(directory) { X509_STORE_load_path(store.pointer, $0) }
-        }
+        var files: [String] = []
         // Only a regular file is handed to OpenSSL, which would block on a named pipe.
         if let file {
-            if (try? FileSystem.kind(of: file)) == .regular {
-                _ = PathBytes.withCString(file) { X509_STORE_load_file(store.pointer, $0) }
-            }
+            if (try? FileSystem.kind(of: file)) == .regular { files.append(file) }
         } else if !hasDirectory {
-            _ = X509_STORE_load_file(store.pointer, X509_get_default_cert_file())
+            files.append(String(cString: X509_get_default_cert_file()))
         }
-        // A missing default location is not an error: the store is then empty and every chain fails to verify.
-        OpenSSLError.clearQueue()
-        return store
+        return TrustStore(origin: "the system trust store", certificates: [],
+                          directories: hasDirectory ? [directory] : [], files: files)
     }
 
     /// Anchors from CA files (PEM bundles or DER) and hashed CA directories, replacing the system store.
     public static func caFiles(_ files: [String], directories: [String]) throws(CertificateParseError) -> TrustStore {
-        let names = files.map { "--ca-file \($0)" } + directories.map { "--ca-path \($0)" }
-        let store = TrustStore(origin: names.joined(separator: ", "))
+        var certificates: [X509Certificate] = []
         for file in files {
-            try store.add(try CertificateParser.certificates(atPath: file))
+            certificates += try CertificateParser.certificates(atPath: file)
         }
         for directory in directories {
             try checkHashedDirectory(directory)
-            let loaded = PathBytes.withCString(directory) { X509_STORE_load_path(store.pointer, $0) }
-            guard loaded == 1 else {
-                throw CertificateParseError(path: directory, reason: OpenSSLError.drain("load CA directory").description)
-            }
         }
-        return store
+        let names = files.map { "the CA file \($0)" } + directories.map { "the CA directory \($0)" }
+        return TrustStore(origin: names.joined(separator: ", "), certificates: certificates,
+                          directories: directories, files: [])
+    }
+
+    /// Exactly the given certificates as anchors, self-signed or not (pinned certificates, bundled resources).
+    public static func anchors(_ certificates: [X509Certificate], origin: String) -> TrustStore {
+        TrustStore(origin: origin, certificates: certificates, directories: [], files: [])
+    }
+
+    /// Every anchor of every store in one: for a policy that trusts several sources at once (Android's
+    /// `<trust-anchors>` with `system` and `@raw/…`).
+    public static func union(_ stores: [TrustStore], origin: String) -> TrustStore {
+        TrustStore(origin: origin, certificates: stores.flatMap(\.certificates),
+                   directories: stores.flatMap(\.directories), files: stores.flatMap(\.files))
+    }
+
+    /// Whether `certificate` is one of this store's anchors, compared by subject and public key (the way OpenSSL
+    /// and Android look anchors up): listed, or found in a hashed directory or bundle.
+    public func contains(_ certificate: X509Certificate) -> Bool {
+        if certificates.contains(where: { $0.subject == certificate.subject && $0.spkiDER == certificate.spkiDER }) {
+            return true
+        }
+        guard !directories.isEmpty || !files.isEmpty else { return false }
+        guard let context = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new: out of memory") }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, pointer, nil, nil) == 1 else {
+            OpenSSLError.clearQueue()
+            return false
+        }
+        defer { OpenSSLError.clearQueue() }
+        // get1: the stack and its certificates are ours to free.
+        let found = certificate.withUnsafeX509Pointer { X509_STORE_CTX_get1_certs(context, X509_get_subject_name($0)) }
+        guard let found else { return false }
+        defer { COpenSSLShim_sk_X509_pop_free(found) }
+        for index in 0..<COpenSSLShim_sk_X509_num(found) {
+            guard let candidate = COpenSSLShim_sk_X509_value(found, index),
+                  let key = X509_get_X509_PUBKEY(candidate) else { continue }
+            var der: UnsafeMutablePointer<UInt8>?
+            let length = i2d_X509_PUBKEY(key, &der)
+            guard length > 0, let der else { continue }
+            defer { COpenSSLShim_OPENSSL_free(der) }
+            if Array(UnsafeBufferPointer(start: der, count: Int(length))) == certificate.spkiDER { return true }
+        }
+        return false
     }
 
     /// A `--ca-path` must be a directory, and every hashed name in it (`1a2b3c4d.0`) a regular file: OpenSSL opens
@@ -85,22 +142,5 @@ public final class TrustStore: @unchecked Sendable {
         guard parts.count == 2, parts[0].count == 8, parts[0].allSatisfy(\.isHexDigit) else { return false }
         let number = parts[1].hasPrefix("r") ? parts[1].dropFirst() : parts[1]
         return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
-    }
-
-    /// Exactly the given certificates as anchors, self-signed or not (used for certificate pinning).
-    public static func anchors(_ certificates: [X509Certificate], origin: String) -> TrustStore {
-        let store = TrustStore(origin: origin)
-        try! store.add(certificates)  // adding parsed certificates fails only on allocation failure
-        return store
-    }
-
-    private func add(_ certificates: [X509Certificate]) throws(CertificateParseError) {
-        for certificate in certificates {
-            // X509_STORE_add_cert takes its own reference; a duplicate is not an error in OpenSSL 3.
-            let added = certificate.withUnsafeX509Pointer { X509_STORE_add_cert(pointer, $0) }
-            guard added == 1 else {
-                throw CertificateParseError(reason: OpenSSLError.drain("add trust anchor \(certificate.subject)").description)
-            }
-        }
     }
 }

@@ -12,7 +12,7 @@ enum ExitStatus: Int32, Sendable {
     init(_ evaluation: Evaluation) {
         switch evaluation.verdict {
         case .trusted: self = .trusted
-        case .rejected(let reason): self = reason.isConfigurationError ? .inputError : .rejected
+        case .rejected(let rejection): self = rejection.reason.isConfigurationError ? .inputError : .rejected
         }
     }
 

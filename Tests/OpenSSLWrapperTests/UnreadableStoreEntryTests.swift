@@ -25,7 +25,7 @@ import Testing
             #expect(result.chain == [leaf, intermediate], "the unreadable root is left out")
             #expect(result.warnings.count == 1, "\(result.warnings)")
             let warning = result.warnings.first ?? ""
-            let expected = "--ca-path \(directory.path): the certificate \(MalformedStore.subject) cannot be read"
+            let expected = "the CA directory \(directory.path): the certificate \(MalformedStore.subject) cannot be read"
             #expect(warning.hasPrefix(expected), "\(warning)")
             #expect(warning.contains("notBefore"), "\(warning)")
         }

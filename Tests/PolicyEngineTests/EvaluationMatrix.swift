@@ -45,7 +45,7 @@ enum Scenario: String, CaseIterable, Sendable {
     }
 }
 
-/// One cell of AFSecurityPolicy's truth table: a policy, a chain, and the verdict DESIGN §2 gives.
+/// One cell of AFAFNetworkingPolicy's truth table: a policy, a chain, and the verdict DESIGN §2 gives.
 struct Cell: Sendable, CustomTestStringConvertible {
     let mode: PinningMode
     let allowInvalid: Bool

@@ -5,7 +5,7 @@ import Testing
 /// DESIGN §2 as a truth table: every mode × allowInvalidCertificates × validatesDomainName × chain.
 @Suite("Evaluation matrix")
 struct EvaluationMatrixTests {
-    @Test("AFSecurityPolicy truth table", arguments: truthTable)
+    @Test("AFAFNetworkingPolicy truth table", arguments: truthTable)
     func cellHasTheVerdictDesignGivesIt(_ cell: Cell) throws {
         let evaluation = try evaluate(
             cell.scenario.presented,
@@ -15,7 +15,7 @@ struct EvaluationMatrixTests {
         expectVerdict(evaluation, is: cell.expected)
         if case .rejected(let code, _) = cell.expected {
             // Only a contradiction is a configuration error (exit 2); every other rejection is a verdict.
-            #expect(evaluation.rejection?.isConfigurationError == (code == "contradiction"))
+            #expect(evaluation.rejection?.reason.isConfigurationError == (code == "contradiction"))
         }
     }
 

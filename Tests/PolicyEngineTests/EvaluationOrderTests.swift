@@ -15,7 +15,7 @@ struct EvaluationOrderTests {
         let evaluation = try evaluate(
             ["expired.pem"], for: "wrong.test", with: policy(mode, allowInvalid: true, validatesDomainName: true))
         expectVerdict(evaluation, is: .rejected("contradiction"))
-        #expect(evaluation.rejection?.isConfigurationError == true)
+        #expect(evaluation.rejection?.reason.isConfigurationError == true)
         #expect(evaluation.rejectionMessage?.contains("requires pinning") == true)
     }
 
@@ -131,7 +131,7 @@ struct EvaluationOrderTests {
     }
 
     @Test func certificateModeWithOnlyHashPinsHasNothingToAnchor() throws {
-        let hash = PublicKeyPin(sha256: Certs.one("leaf.pem").spkiSHA256, source: PinSource("--pin"))
+        let hash = PublicKeyPin(hash: Certs.one("leaf.pem").spkiSHA256, source: PinSource("--pin"))
         let evaluation = try evaluate(
             ["leaf.pem", "intermediate-ca.pem"], with: policy(.certificate, hashes: [hash], allowInvalid: true))
         // Hash pins count as pins (no contradiction) but cannot serve certificate mode.
@@ -174,8 +174,10 @@ struct EvaluationOrderTests {
         let evaluation = try evaluate(
             ["leaf.pem", "intermediate-ca.pem"], with: policy(mode, allowInvalid: true, validatesDomainName: false))
         expectVerdict(evaluation, is: .rejected("no-pins"))
-        #expect(evaluation.rejection?.isConfigurationError == false)
-        #expect(evaluation.rejectionMessage?.contains("--mode \(mode.rawValue) needs at least one pin") == true)
+        #expect(evaluation.rejection?.reason.isConfigurationError == false)
+        let needed = mode == .certificate ? "certificate pinning needs at least one pinned certificate"
+            : "public-key pinning needs at least one pinned key"
+        #expect(evaluation.rejectionMessage == "no pins: " + needed)
     }
 
     @Test("Nothing presented is no-certificate", arguments: PinningMode.allCases)

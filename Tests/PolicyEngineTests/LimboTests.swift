@@ -21,7 +21,7 @@ struct LimboTests {
     }
 
     static func evaluate(
-        _ presented: [String], anchor: String, domain: String?, policy: SecurityPolicy = policy(.none)
+        _ presented: [String], anchor: String, domain: String?, policy: AFNetworkingPolicy = policy(.none)
     ) throws -> Evaluation {
         let store = try TrustStore.caFiles([Certs.path("limbo/" + anchor)], directories: [])
         let evaluator = TrustEvaluator(policy: policy, anchors: store, time: TestTime.now)
@@ -60,7 +60,7 @@ struct LimboTests {
     func rejectedChain(_ example: Case) throws {
         let evaluation = try Self.evaluate(example.presented, anchor: example.anchor, domain: example.domain)
         expectVerdict(evaluation, is: .rejected("untrusted-chain", at: example.index))
-        #expect(evaluation.rejection?.verificationFailure?.code == example.code)
+        #expect(evaluation.rejection?.reason.verificationFailure?.code == example.code)
         let subject = evaluation.chain[example.index].subject
         let expected = "untrusted chain: certificate #\(example.index) (\(subject)): \(example.message)"
         let message = evaluation.rejectionMessage ?? ""
@@ -82,7 +82,7 @@ struct LimboTests {
     @Test func aPinnedCertificateIsStillHeldToTheKeyRules() throws {
         // Certificate mode with invalid certificates allowed: the pinned leaf is the only anchor, and still refused.
         let pinned = PinnedCertificate(certificate: Certs.one("limbo/dsa-leaf.pem"), source: PinSource("dsa-leaf.pem"))
-        let policy = SecurityPolicy(
+        let policy = AFNetworkingPolicy(
             mode: .certificate, pinnedCertificates: [pinned], pinnedKeyHashes: [], allowInvalidCertificates: true,
             validatesDomainName: true)
         let evaluation = try Self.evaluate(

@@ -4,13 +4,24 @@ import PolicyEngine
 import TestSupport
 import Testing
 
+/// Loads every path in turn, as a command line with several pin paths does.
+func loadPins(_ paths: [String]) throws -> LoadedPins {
+    var pins = LoadedPins()
+    for path in paths {
+        let loaded = try PinLoader.load(path: path)
+        pins.certificates += loaded.certificates
+        pins.keyHashes += loaded.keyHashes
+    }
+    return pins
+}
+
 /// Checks that loading throws an `InputError` whose description contains every fragment.
 func expectInputError(
-    paths: [String] = [], inline: [String] = [], saying fragments: String...,
+    paths: [String] = [], saying fragments: String...,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     let error = #expect(throws: InputError.self, sourceLocation: sourceLocation) {
-        try PinLoader.load(paths: paths, inline: inline)
+        try loadPins(paths)
     }
     for fragment in fragments {
         #expect(error?.description.contains(fragment) == true, "error: \(error?.description ?? "none")",
@@ -37,30 +48,30 @@ struct PinLoadingTests {
                   pin-sha256="\(Self.intermediateBase64)"; # RFC 7469, with its semicolon
                 \(Self.rootPin)
                 """)
-            let pins = try PinLoader.load(paths: [file], inline: [])
+            let pins = try loadPins([file])
             #expect(pins.certificates.isEmpty)
             #expect(pins.keyHashes.map(\.text) == [Self.leafPin, "sha256/" + Self.intermediateBase64, Self.rootPin])
             #expect(pins.keyHashes.map(\.source.description) == ["\(file):3", "\(file):5", "\(file):6"])
-            #expect(pins.keyHashes[0].sha256 == Certs.one("leaf.pem").spkiSHA256)
+            #expect(pins.keyHashes[0].hash == Certs.one("leaf.pem").spkiSHA256)
         }
     }
 
     @Test func pinFileWithWindowsLineEndingsReadsEveryLine() throws {
         try TemporaryDirectory.with { directory in
             let file = try directory.write("crlf.pin", text: "# header\r\n\(Self.leafPin)\r\n\(Self.rootPin)\r\n")
-            let pins = try PinLoader.load(paths: [file], inline: [])
+            let pins = try loadPins([file])
             #expect(pins.keyHashes.map(\.text) == [Self.leafPin, Self.rootPin])
             #expect(pins.keyHashes.map(\.source.description) == ["\(file):2", "\(file):3"])
             // Trailing comments must not swallow the following lines: the backup pin is still read.
             let commented = try directory.write(
                 "backup.pin", text: "\(Self.leafPin)  # primary\r\n\(Self.rootPin)  # backup\r\n")
-            let both = try PinLoader.load(paths: [commented], inline: [])
+            let both = try loadPins([commented])
             #expect(both.keyHashes.map(\.text) == [Self.leafPin, Self.rootPin])
         }
     }
 
     @Test func fixturePinFilesHoldTheCataloguedPins() throws {
-        let pins = try PinLoader.load(paths: [Certs.path("pins")], inline: [])
+        let pins = try loadPins([Certs.path("pins")])
         // Sorted by name: intermediate.pin, leaf.pin, root.pin; each pin on line 2 after its header.
         #expect(pins.keyHashes.map(\.text) == ["sha256/" + Self.intermediateBase64, Self.leafPin, Self.rootPin])
         #expect(pins.keyHashes.map(\.source.description) == [
@@ -98,7 +109,7 @@ struct PinLoadingTests {
             let der = try directory.write("root.cer", bytes: Certs.bytes("root-ca.der"))
             let crt = try directory.write("intermediate.CRT", bytes: Certs.bytes("intermediate-ca.pem"))
             let bundle = Certs.path("leaf-chain.pem")
-            let pins = try PinLoader.load(paths: [der, crt, bundle, Certs.path("leaf.der")], inline: [])
+            let pins = try loadPins([der, crt, bundle, Certs.path("leaf.der")])
             #expect(pins.keyHashes.isEmpty)
             #expect(pins.certificates.map(\.certificate) == ["root-ca.pem", "intermediate-ca.pem", "leaf.pem",
                 "intermediate-ca.pem", "leaf.pem"].map(Certs.one))
@@ -110,7 +121,7 @@ struct PinLoadingTests {
     @Test func unparseableCertificateFileIsAnErrorNamingTheFile() throws {
         try TemporaryDirectory.with { directory in
             let file = try directory.write("broken.pem", text: "not a certificate\n")
-            expectInputError(paths: [file], saying: "--pins \(file): ", "neither a PEM nor a DER certificate")
+            expectInputError(paths: [file], saying: "\(file): ", "neither a PEM nor a DER certificate")
             let copy = try directory.write("key.pem", bytes: Certs.bytes("leaf.key"))
             expectInputError(paths: [copy], saying: copy, "no certificate")
         }
@@ -140,7 +151,7 @@ struct PinLoadingTests {
             try directory.write("nested/deep.pin", text: "garbage\n")
             try directory.makeDirectory("looks-like-a-file.pem")
 
-            let pins = try PinLoader.load(paths: [directory.path], inline: [])
+            let pins = try loadPins([directory.path])
             #expect(pins.certificates.map(\.source.description)
                 == [directory.path("a-root.der"), directory.path("b-leaf.pem")])
             #expect(pins.certificates.map(\.certificate) == [Certs.one("root-ca.pem"), Certs.one("leaf.pem")])
@@ -169,25 +180,25 @@ struct PinLoadingTests {
 
     @Test func pathYieldingNoPinsIsAnInputError() throws {
         try TemporaryDirectory.with { directory in
-            expectInputError(paths: [directory.path], saying: "--pins \(directory.path): yields no pins")
+            expectInputError(paths: [directory.path], saying: "\(directory.path): yields no pins")
             try directory.write("notes.txt", text: Self.leafPin + "\n")
             expectInputError(paths: [directory.path], saying: "yields no pins")
             let commentsOnly = try directory.write("empty.pin", text: "# nothing pinned yet\n\n")
-            expectInputError(paths: [commentsOnly], saying: "--pins \(commentsOnly): yields no pins")
+            expectInputError(paths: [commentsOnly], saying: "\(commentsOnly): yields no pins")
         }
     }
 
     @Test func eachPathMustYieldPinsOnItsOwn() throws {
         try TemporaryDirectory.with { directory in
             let empty = try directory.makeDirectory("empty")
-            expectInputError(paths: [Certs.path("pins"), empty], saying: "--pins \(empty): yields no pins")
+            expectInputError(paths: [Certs.path("pins"), empty], saying: "\(empty): yields no pins")
         }
     }
 
     @Test func missingPathAndUnknownFileTypeAreErrors() throws {
         try TemporaryDirectory.with { directory in
             let missing = directory.path("absent")
-            expectInputError(paths: [missing], saying: "--pins \(missing): no such file or directory")
+            expectInputError(paths: [missing], saying: "\(missing): no such file or directory")
             let text = try directory.write("pins.txt", text: Self.leafPin + "\n")
             expectInputError(paths: [text], saying: text, "unknown pin file type '.txt'")
         }
@@ -195,20 +206,25 @@ struct PinLoadingTests {
 
     // MARK: Inline pins
 
-    @Test func inlinePinsAcceptBothFormsAndNameTheirFlag() throws {
-        let one = try PinLoader.load(paths: [], inline: [Self.leafPin])
-        #expect(one.keyHashes.map(\.source.description) == ["--pin"])
-        let two = try PinLoader.load(paths: [], inline: [Self.leafPin, "pin-sha256=\"\(Self.intermediateBase64)\""])
-        #expect(two.keyHashes.map(\.source.description) == ["--pin #1", "--pin #2"])
-        #expect(two.keyHashes[1].sha256 == Certs.one("intermediate-ca.pem").spkiSHA256)
+    @Test func inlinePinsAcceptBothFormsAndKeepTheirSource() throws {
+        let source = PinSource(.argument(name: "--pin", index: 2))
+        let sha256 = try PinLoader.keyPin(Self.leafPin, source: source)
+        #expect(sha256.text == Self.leafPin)
+        #expect(sha256.source.description == "--pin #2")
+        let rfc7469 = try PinLoader.keyPin("pin-sha256=\"\(Self.intermediateBase64)\"", source: source)
+        #expect(rfc7469.hash == Certs.one("intermediate-ca.pem").spkiSHA256)
     }
 
     @Test func malformedInlinePinIsAnError() {
-        expectInputError(inline: ["sha256/AAAA"], saying: "--pin sha256/AAAA: ", "3 bytes")
+        let error = #expect(throws: InputError.self) {
+            try PinLoader.keyPin("sha256/AAAA", source: PinSource("test"))
+        }
+        #expect(error?.description.contains("sha256/AAAA: ") == true)
+        #expect(error?.description.contains("3 bytes") == true)
     }
 
-    @Test func noPathsAndNoInlinePinsLoadNothing() throws {
-        let pins = try PinLoader.load(paths: [], inline: [])
+    @Test func noPathsLoadNothing() throws {
+        let pins = try loadPins([])
         #expect(pins.certificates.isEmpty && pins.keyHashes.isEmpty)
     }
 
@@ -221,10 +237,10 @@ struct PinLoadingTests {
     }
 
     @Test func loadedPinFileServesPublicKeyModeWithItsSource() throws {
-        let pins = try PinLoader.load(paths: [Certs.path("pins/intermediate.pin")], inline: [])
+        let pins = try loadPins([Certs.path("pins/intermediate.pin")])
         let evaluation = try evaluate(
             ["leaf.pem", "intermediate-ca.pem"],
-            with: SecurityPolicy(mode: .publicKey, pinnedKeyHashes: pins.keyHashes))
+            with: AFNetworkingPolicy(mode: .publicKey, pinnedKeyHashes: pins.keyHashes))
         expectVerdict(evaluation, is: .pinned(at: 1))
         #expect(evaluation.matchedPin?.source.description == Certs.path("pins/intermediate.pin") + ":2")
     }

@@ -63,7 +63,7 @@ struct ServerIdentityTests {
         let evaluation = try evaluate(Self.leafChain, for: "", with: policy(.none))
         expectVerdict(evaluation, is: .rejected("untrusted-chain"))
         #expect(evaluation.rejectionMessage == "untrusted chain: the domain to check is empty: no name was checked, "
-            + "so nothing is trusted (OpenSSL error 1, anchors: --ca-file \(Certs.path("root-ca.pem")))")
+            + "so nothing is trusted (OpenSSL error 1, anchors: the CA file \(Certs.path("root-ca.pem")))")
     }
 
     @Test func namesAreNotCheckedWithoutDomainValidation() throws {
@@ -117,7 +117,7 @@ struct ServerIdentityTests {
         expectVerdict(evaluation, is: .rejected("untrusted-chain", at: 0))
         let message = evaluation.rejectionMessage ?? ""
         #expect(message.contains("self-signed certificate (OpenSSL error 18 at depth 0"), "\(message)")
-        #expect(message.contains("anchors: --ca-file \(Certs.path("root-ca.pem"))"), "\(message)")
+        #expect(message.contains("anchors: the CA file \(Certs.path("root-ca.pem"))"), "\(message)")
     }
 
     // MARK: Hash pins
@@ -127,7 +127,7 @@ struct ServerIdentityTests {
         let lines = try String(contentsOfFile: Certs.path("spki-pins.txt"), encoding: .utf8).split(separator: "\n")
         let line = try #require(lines.first { $0.hasPrefix(file + " ") })
         let text = String(line.split(separator: " ")[1])
-        return PublicKeyPin(sha256: try PinFormat.parse(text).get(), source: PinSource("spki-pins.txt \(file)"))
+        return PublicKeyPin(hash: try PinFormat.parse(text).get(), source: PinSource("spki-pins.txt \(file)"))
     }
 
     @Test("Hash pins from spki-pins.txt serve public-key mode", arguments: [

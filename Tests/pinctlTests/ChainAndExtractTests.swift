@@ -35,7 +35,7 @@ import TestSupport
             #expect(out.contains("sha256   \(hex(certificate.sha256Fingerprint))"), "\(file)")
             #expect(out.contains("pin      \(LiveRun.pin(of: file))"), "\(file)")
         }
-        #expect(out.contains("verifies against --ca-file root-ca.pem"), "\(result)")
+        #expect(out.contains("verifies against the CA file root-ca.pem"), "\(result)")
     }
 
     @Test func chainJSONFlagsPresentedCertificatesAndSaysTheChainVerifies() throws {

@@ -112,7 +112,7 @@ import TestSupport
             == true, "\(text)")
         #expect(text.stdout.contains("#0 CN=pinning.test  [sent by the server]"), "\(text)")
         #expect(text.stdout.contains("#1 CN=pinctl Test Intermediate CA,O=pinctl Test  [sent by the server]"))
-        #expect(text.stdout.contains("verifies against --ca-file root-ca.pem"), "\(text)")
+        #expect(text.stdout.contains("verifies against the CA file root-ca.pem"), "\(text)")
 
         let json = try PinctlProcess.run(arguments + ["--format", "json"])
         #expect(json.status == 0, "\(json)")

@@ -66,7 +66,7 @@ import TestSupport
             let origin: String
             if via == "--ca-path" {
                 result = try PinctlProcess.run(arguments + ["--ca-path", directory.path])
-                origin = "--ca-path \(directory.path)"
+                origin = "the CA directory \(directory.path)"
             } else {
                 // The system store is SSL_CERT_DIR alone here: SSL_CERT_FILE names a file that does not exist.
                 result = try PinctlProcess.run(arguments, environment: [

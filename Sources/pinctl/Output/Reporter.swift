@@ -51,24 +51,38 @@ struct Reporter {
             if let note = tls.clientCertificateNote { lines.append("  " + note) }
         }
         lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
-        let policy = "mode \(report.policy.mode.rawValue), \(report.policy.pinCount) pin(s)"
+        lines += verdictLines(report)
+        return lines.joined(separator: "\n")
+    }
+
+    /// TRUSTED or REJECTED with the policy in a few words, and why.
+    func verdictLines(_ report: TargetReport) -> [String] {
+        let evaluation = report.evaluation
         switch evaluation.verdict {
-        case .trusted(let match):
-            let pinned = match.map { ", pin \(Terminal.safe($0.source.description)) matched certificate #\($0.certificateIndex)" } ?? ""
-            lines.append(Terminal.paint("TRUSTED", .green) + "  \(policy)\(pinned)")
-        case .rejected(let reason):
-            lines.append(Terminal.paint("REJECTED", .red) + "  \(policy)")
+        case .trusted(let basis):
+            var line = Terminal.paint("TRUSTED", .green) + "  " + Terminal.safe(report.policyLine)
+            if let match = evaluation.matchedPin {
+                let index = evaluation.index(of: match.certificate).map { " #\($0)" } ?? ""
+                line += ", pin " + Terminal.safe(match.source.description) + " matched certificate\(index)"
+            } else if let why = basis.explanation {
+                line += ": " + Terminal.safe(why)
+            }
+            return [line]
+        case .rejected(let rejection):
+            var lines = [Terminal.paint("REJECTED", .red) + "  " + Terminal.safe(report.policyLine)]
             lines += evaluation.rejectionMessageLines.map { "  " + Terminal.safe($0) }
-            if case .publicKeyNotPinned = reason {} else if report.policy.mode != .none, report.policy.pinCount > 0 {
+            let listsPins: Bool
+            switch rejection.reason {
+            case .publicKeyNotPinned, .pinNotInChain, .contradiction: listsPins = true
+            default: listsPins = false
+            }
+            if !listsPins, !report.policy.pins.isEmpty {
                 // OkHttp's model: the configured pins beside the chain's, so the fix is visible at a glance.
                 lines.append("  pinned:")
-                lines += report.policy.pinnedCertificates.map {
-                    "    \(PinFormat.pin(of: $0.certificate)) " + Terminal.safe("\($0.certificate.subject) (\($0.source))")
-                }
-                lines += report.policy.pinnedKeyHashes.map { "    \($0.text) (\(Terminal.safe($0.source.description)))" }
+                lines += report.policy.pins.map { "    " + Terminal.safe("\($0.description) (\($0.source))") }
             }
+            return lines
         }
-        return lines.joined(separator: "\n")
     }
 
     /// Index, subject, who supplied it, validity with days left and the SPKI pin of every certificate.

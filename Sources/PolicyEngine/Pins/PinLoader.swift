@@ -7,38 +7,38 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Pins read from files, directories and `--pin` values, per DESIGN §4.
+/// Pins read from files and directories, per DESIGN §4.
 public struct LoadedPins: Sendable {
     public var certificates: [PinnedCertificate] = []
     public var keyHashes: [PublicKeyPin] = []
 
     public init() {}
+
+    public var count: Int { certificates.count + keyHashes.count }
 }
 
+/// Reads pin files: certificates (`.cer .crt .der .pem`) and hash pins (`.pin`). Errors name the file and line; the
+/// caller says which flag or key the path came from.
 public enum PinLoader {
     static let certificateExtensions: Set<String> = ["cer", "crt", "der", "pem"]
     static let hashExtension = "pin"
 
-    /// Reads every `--pins` path and `--pin` value; a path that yields no pins is an error.
-    public static func load(paths: [String], inline: [String]) throws(InputError) -> LoadedPins {
+    /// Reads a pin file or a directory of them; a path that yields no pins is an error.
+    public static func load(path: String) throws(InputError) -> LoadedPins {
         var pins = LoadedPins()
-        for path in paths {
-            let before = pins.certificates.count + pins.keyHashes.count
-            try load(path: path, into: &pins)
-            if pins.certificates.count + pins.keyHashes.count == before {
-                throw InputError("--pins \(path): yields no pins (expected .cer, .crt, .der, .pem or .pin files)")
-            }
-        }
-        for (index, value) in inline.enumerated() {
-            switch PinFormat.parse(value) {
-            case .success(let hash):
-                let label = inline.count == 1 ? "--pin" : "--pin #\(index + 1)"
-                pins.keyHashes.append(PublicKeyPin(sha256: hash, source: PinSource(label)))
-            case .failure(let error):
-                throw InputError("--pin \(value): \(error.reason)")
-            }
+        try load(path: path, into: &pins)
+        if pins.count == 0 {
+            throw InputError("\(path): yields no pins (expected .cer, .crt, .der, .pem or .pin files)")
         }
         return pins
+    }
+
+    /// A `sha256/BASE64` or `pin-sha256="BASE64"` pin given as text, written at `source`.
+    public static func keyPin(_ text: String, source: PinSource) throws(InputError) -> PublicKeyPin {
+        switch PinFormat.parse(text) {
+        case .success(let hash): return PublicKeyPin(hash: hash, source: source)
+        case .failure(let error): throw InputError("\(text): \(error.reason)")
+        }
     }
 
     private static func load(path: String, into pins: inout LoadedPins) throws(InputError) {
@@ -46,13 +46,13 @@ public enum PinLoader {
         do {
             kind = try FileSystem.kind(of: path)
         } catch {
-            throw InputError("--pins \(path): \(error.reason)")
+            throw InputError("\(path): \(error.reason)")
         }
-        guard let kind else { throw InputError("--pins \(path): no such file or directory") }
+        guard let kind else { throw InputError("\(path): no such file or directory") }
         guard kind == .directory else {
             let type = Path.lowercasedExtension(of: path)
             guard certificateExtensions.contains(type) || type == hashExtension else {
-                throw InputError("--pins \(path): unknown pin file type '.\(type)' (expected .cer, .crt, .der, .pem or .pin)")
+                throw InputError("\(path): unknown pin file type '.\(type)' (expected .cer, .crt, .der, .pem or .pin)")
             }
             try loadFile(path, kind: type, into: &pins)
             return
@@ -61,7 +61,7 @@ public enum PinLoader {
         do {
             names = try FileSystem.entries(ofDirectory: path)
         } catch {
-            throw InputError("--pins \(path): cannot list the directory: \(error.reason)")
+            throw InputError("\(path): cannot list the directory: \(error.reason)")
         }
         for name in names where !name.hasPrefix(".") {
             let type = Path.lowercasedExtension(of: name)
@@ -84,11 +84,11 @@ public enum PinLoader {
         do {
             certificates = try CertificateParser.certificates(atPath: path)
         } catch {
-            throw InputError("--pins \(error.description)")
+            throw InputError(error.description)
         }
         for (index, certificate) in certificates.enumerated() {
-            let source = certificates.count == 1 ? path : "\(path)#\(index + 1)"
-            pins.certificates.append(PinnedCertificate(certificate: certificate, source: PinSource(source)))
+            let source = PinSource(.file(path: path, line: nil, entry: certificates.count == 1 ? nil : index + 1))
+            pins.certificates.append(PinnedCertificate(certificate: certificate, source: source))
         }
     }
 
@@ -98,7 +98,7 @@ public enum PinLoader {
         do {
             bytes = try FileInput.read(path)
         } catch {
-            throw InputError("--pins \(path): \(error.reason)")
+            throw InputError("\(path): \(error.reason)")
         }
         return try hashPins(in: bytes, path: path)
     }
@@ -106,12 +106,12 @@ public enum PinLoader {
     /// Hash pins from the bytes of a `.pin` file read from `path` (named in sources and errors).
     public static func hashPins(in bytes: [UInt8], path: String) throws(InputError) -> [PublicKeyPin] {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            throw InputError("--pins \(path): is UTF-16 text (it starts with a byte order mark); save it as UTF-8")
+            throw InputError("\(path): is UTF-16 text (it starts with a byte order mark); save it as UTF-8")
         }
         // Editors on Windows start UTF-8 files with a byte order mark; it is not part of the first pin.
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         guard let text = String(validating: body, as: UTF8.self) else {
-            throw InputError("--pins \(path): not a text file (a .pin file holds sha256/BASE64 lines)")
+            throw InputError("\(path): not a text file (a .pin file holds sha256/BASE64 lines)")
         }
         var pins: [PublicKeyPin] = []
         // Split on Character.isNewline, not on "\n": Swift reads "\r\n" as one Character that is not "\n", so a
@@ -123,7 +123,7 @@ public enum PinLoader {
             guard !content.isEmpty else { continue }
             switch PinFormat.parse(content) {
             case .success(let hash):
-                pins.append(PublicKeyPin(sha256: hash, source: PinSource("\(path):\(index + 1)")))
+                pins.append(PublicKeyPin(hash: hash, source: PinSource(.file(path: path, line: index + 1, entry: nil))))
             case .failure(let error):
                 throw InputError("\(path):\(index + 1): \(error.reason)")
             }

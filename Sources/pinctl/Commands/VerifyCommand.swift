@@ -45,11 +45,11 @@ struct VerifyCommand: ParsableCommand {
         let status: ExitStatus
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let (evaluator, configurationWarnings) = try policyOptions.evaluator()
-            let evaluation = evaluator.evaluate(presented: presented, domain: host)
+            let setup = try policyOptions.setup()
+            let evaluation = setup.evaluator.evaluate(setup.policy, presented: presented, domain: host)
             let report = TargetReport(
-                target: target, domain: host, policy: evaluator.policy, evaluation: evaluation,
-                extraWarnings: configurationWarnings, tls: nil)
+                target: target, domain: host, policy: setup.policy, evaluation: evaluation,
+                extraWarnings: setup.warnings, tls: nil)
             reporter.emit(report)
             status = ExitStatus(evaluation)
         } catch {

@@ -2,45 +2,76 @@ import Foundation
 import OpenSSLWrapper
 import PolicyEngine
 
-/// Everything printed about one target: what was evaluated, how, and the outcome.
+/// The app of a policy file a result is for.
+struct AppIdentity: Sendable {
+    let name: String
+    let versions: [String]
+}
+
+/// Everything printed about one (target, policy) pair: what was evaluated, how, and the outcome.
 struct TargetReport: Sendable {
     let target: String
     let domain: String?
-    let policy: SecurityPolicy
+    let policy: any TrustPolicy
     let evaluation: Evaluation
     /// Warnings from the command line (ignored hash pins, …) before the engine's own.
     let extraWarnings: [String]
     let tls: TLSInfo?
+    /// The app of a policy file; nil for a policy given by flags.
+    var app: AppIdentity? = nil
 
     var warnings: [String] { extraWarnings + evaluation.warnings }
 
     /// A contradiction is a configuration error (exit 2), yet DESIGN §2 gives it the verdict "rejected".
     var verdictWord: String { evaluation.isTrusted ? "trusted" : "rejected" }
 
+    /// "mode publickey, 3 pin(s)": the policy in a few words, for text output.
+    var policyLine: String {
+        let fields = policy.summary.map { key, value -> String in
+            switch value {
+            case .text(let text): return key == "mode" ? "mode \(text)" : "\(key) \(text)"
+            case .count(let count): return "\(count) \(key == "pins" ? "pin(s)" : key)"
+            case .flag(let on): return on ? key : ""
+            }
+        }
+        let shown = fields.filter { !$0.isEmpty && !$0.hasPrefix("validatesDomainName") }
+        // AFNetworking is the default: its results read as they always have, without the library's name.
+        return ((policy.library == .afnetworking ? [] : [policy.library.rawValue]) + shown).joined(separator: ", ")
+    }
+
     var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("target", .string(target)),
+        var members: [(String, JSONValue)] = [("target", .string(target))]
+        if let app {
+            members += [("app", .string(app.name)), ("versions", .array(app.versions.map { .string($0) }))]
+        }
+        members += [
+            ("library", .string(policy.library.rawValue)),
             ("domain", JSONValue(domain)),
             ("evaluatedAt", .string(Timestamp.iso8601(evaluation.time))),
-            ("policy", .object([
-                ("mode", .string(policy.mode.rawValue)),
-                ("allowInvalidCertificates", .bool(policy.allowInvalidCertificates)),
-                ("validatesDomainName", .bool(policy.validatesDomainName)),
-                ("pins", .number(policy.pinCount)),
-            ])),
+            ("policy", .object(policy.summary.map { key, value in
+                switch value {
+                case .text(let text): (key, .string(text))
+                case .flag(let on): (key, .bool(on))
+                case .count(let count): (key, .number(count))
+                }
+            })),
             ("verdict", .string(verdictWord)),
         ]
         if let rejection = evaluation.rejection {
             members.append(("reason", .object([
-                ("code", .string(rejection.code)),
+                ("code", .string(rejection.reason.code)),
                 ("message", .string(evaluation.rejectionMessage ?? "")),
                 ("certificate", evaluation.rejectedCertificateIndex.map { .number($0) } ?? .null),
             ])))
         }
+        if let basis = evaluation.trustBasis {
+            members.append(("trust", .object([("basis", .string(basis.code))]
+                + (basis.explanation.map { [("detail", .string($0))] } ?? []))))
+        }
         if let match = evaluation.matchedPin {
             members.append(("matchedPin", .object([
                 ("source", .string(match.source.description)),
-                ("certificate", .number(match.certificateIndex)),
+                ("certificate", evaluation.index(of: match.certificate).map { .number($0) } ?? .null),
             ])))
         }
         if let tls {

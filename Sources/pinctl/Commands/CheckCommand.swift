@@ -41,10 +41,9 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let reporter = Reporter(output: output)
-        let evaluator: TrustEvaluator
-        let configurationWarnings: [String]
+        let setup: PolicySetup
         do throws(InputError) {
-            (evaluator, configurationWarnings) = try policyOptions.evaluator()
+            setup = try policyOptions.setup()
         } catch {
             reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input", message: error.description)
             try ExitStatus.inputError.exit()
@@ -52,8 +51,8 @@ struct CheckCommand: ParsableCommand {
 
         let progress = Progress(total: targets.count, enabled: targets.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
         let statuses = ConcurrentRunner.run(count: targets.count, jobs: jobs, work: { index in
-            check(targets[index], evaluator: evaluator, warnings: configurationWarnings)
-        }, inOrder: { index, outcome in
+            check(targets[index], setup: setup)
+        }, inOrder: { (index: Int, outcome: CheckOutcome) -> ExitStatus in
             progress.clear()
             let status = outcome.emit(with: reporter)
             progress.advance(to: index + 1)
@@ -64,14 +63,14 @@ struct CheckCommand: ParsableCommand {
         if status != .trusted { try status.exit() }
     }
 
-    private func check(_ target: Target, evaluator: TrustEvaluator, warnings: [String]) -> CheckOutcome {
+    private func check(_ target: Target, setup: PolicySetup) -> CheckOutcome {
         let domain = connection.domain(for: target)
         do {
             let result = try connection.handshake(with: target)
-            let evaluation = evaluator.evaluate(presented: result.presented, domain: domain)
+            let evaluation = setup.evaluator.evaluate(setup.policy, presented: result.presented, domain: domain)
             return .evaluated(TargetReport(
-                target: target.description, domain: domain, policy: evaluator.policy, evaluation: evaluation,
-                extraWarnings: warnings, tls: TLSInfo(result)))
+                target: target.description, domain: domain, policy: setup.policy, evaluation: evaluation,
+                extraWarnings: setup.warnings, tls: TLSInfo(result)))
         } catch {
             return .failed(target: target.description, domain: domain, error: error)
         }

@@ -1,35 +1,41 @@
 import Foundation
 import OpenSSLWrapper
 
-/// Why a policy rejected a chain, with the evidence a person needs to act on it.
+/// Why a policy rejected a chain, with the evidence a person needs to act on it; one case per JSON `reason.code`.
 public enum RejectionReason: Sendable {
-    /// Invalid certificates allowed, domain validated, and no pinning (step 1).
+    /// AFNetworking: invalid certificates allowed, domain validated, and no pinning. A configuration error.
     case contradiction
-    /// OpenSSL could not build or verify a chain to the anchors.
-    case untrustedChain(VerificationFailure, anchors: String)
+    /// OpenSSL could not build or verify a chain to the anchors (described in words).
+    case untrustedChain(VerificationFailure, anchors: String, leadsToNoPin: Bool = false)
     case hostnameMismatch(VerificationFailure, domain: String)
     /// The leaf's key usage or extended key usage does not allow TLS server authentication.
     case notForTLSServer(VerificationFailure)
     case expired(VerificationFailure)
     case notYetValid(VerificationFailure)
-    /// A pinning mode with nothing pinned.
-    case noPins(PinningMode)
-    /// Certificate mode: the verified chain holds none of the pinned certificates.
-    case pinNotInChain
-    /// Public-key mode: no key in the candidate chain is pinned.
-    case publicKeyNotPinned(pins: [PublicKeyPin])
+    /// A pinning policy with nothing pinned; the sentence says what is missing.
+    case noPins(String)
+    /// The validated chain holds none of the pinned certificates.
+    case pinNotInChain(pins: [PinnedCertificate])
+    /// No key of the chain is pinned.
+    case publicKeyNotPinned(pins: [PublicKeyPin], format: PinFailureFormat)
+    /// Alamofire: the host has no evaluator and every host must be evaluated.
+    case noEvaluator(host: String)
+    /// TrustKit: a certificate's key is of a kind TrustKit cannot hash, which blocks the connection.
+    case unsupportedKey(X509Certificate, key: String)
     /// Nothing to evaluate.
     case noCertificate
 
     /// Classifies an OpenSSL verification failure into the reason codes of DESIGN §2.
-    static func from(_ failure: VerificationFailure, domain: String?, anchors: String) -> RejectionReason {
+    public static func from(_ failure: VerificationFailure, domain: String?, anchors: String, leadsToNoPin: Bool = false)
+        -> RejectionReason
+    {
         switch failure.code {
         case VerificationFailure.expired: .expired(failure)
         case VerificationFailure.notYetValid: .notYetValid(failure)
         case VerificationFailure.hostnameMismatch, VerificationFailure.ipAddressMismatch:
             .hostnameMismatch(failure, domain: domain ?? "")
         case VerificationFailure.invalidPurpose where failure.depth == 0: .notForTLSServer(failure)
-        default: .untrustedChain(failure, anchors: anchors)
+        default: .untrustedChain(failure, anchors: anchors, leadsToNoPin: leadsToNoPin && failure.isMissingIssuer)
         }
     }
 
@@ -45,6 +51,8 @@ public enum RejectionReason: Sendable {
         case .noPins: "no-pins"
         case .pinNotInChain: "pin-not-in-chain"
         case .publicKeyNotPinned: "public-key-not-pinned"
+        case .noEvaluator: "no-evaluator"
+        case .unsupportedKey: "unsupported-key"
         case .noCertificate: "no-certificate"
         }
     }
@@ -52,11 +60,17 @@ public enum RejectionReason: Sendable {
     /// The OpenSSL failure behind the reason, if any.
     public var verificationFailure: VerificationFailure? {
         switch self {
-        case .untrustedChain(let failure, _), .hostnameMismatch(let failure, _), .notForTLSServer(let failure),
+        case .untrustedChain(let failure, _, _), .hostnameMismatch(let failure, _), .notForTLSServer(let failure),
             .expired(let failure), .notYetValid(let failure):
             failure
         default: nil
         }
+    }
+
+    /// The certificate the reason is about, if one is.
+    public var certificate: X509Certificate? {
+        if case .unsupportedKey(let certificate, _) = self { return certificate }
+        return verificationFailure?.certificate
     }
 
     /// A configuration error rather than a verdict on the chain (exit 2).
@@ -65,21 +79,27 @@ public enum RejectionReason: Sendable {
         return false
     }
 
-    /// One sentence naming the check, the certificate (by its index in `chain`) and the host; lines after the first
-    /// (the chain's keys and the pinned ones, for `public-key-not-pinned`) are indented by two spaces.
-    public func message(chain: [X509Certificate], at time: Date) -> String {
-        messageLines(chain: chain, at: time).joined(separator: "\n")
-    }
-
-    /// `message(chain:at:)` line by line, so a text renderer can escape each line whole: a certificate name holding
-    /// a line break then cannot forge a line.
+    /// The sentence naming the check, the certificate (by its index in `chain`) and the host, line by line: lines
+    /// after the first (the chain's keys and the pinned ones) are indented, and a text renderer escapes each line
+    /// whole, so a certificate name holding a line break cannot forge a line.
     public func messageLines(chain: [X509Certificate], at time: Date) -> [String] {
-        if case .publicKeyNotPinned(let pins) = self {
+        switch self {
+        case .publicKeyNotPinned(let pins, .okhttp(let host)):
+            // OkHttp's SSLPeerUnverifiedException, line for line (CertificatePinner.check): its peer lines always
+            // show sha256 pins, whatever the pins' algorithm.
+            return ["Certificate pinning failure!", "  Peer certificate chain:"]
+                + chain.map { "    \(PinFormat.pin(of: $0)): \($0.subject)" }
+                + ["  Pinned certificates for \(host):"] + pins.map { "    \($0.text)" }
+        case .publicKeyNotPinned(let pins, .pinctl):
             return ["public key not pinned: no key in the chain matches the \(pins.count) pinned key(s)", "  chain:"]
                 + chain.enumerated().map { "    #\($0.offset) \(PinFormat.pin(of: $0.element)) \($0.element.subject)" }
                 + ["  pinned:"] + pins.map { "    \($0.text) (\($0.source))" }
+        case .pinNotInChain(let pins):
+            return ["pin not in chain: no pinned certificate is in the verified chain"]
+                + (pins.isEmpty ? [] : ["  pinned:"] + pins.map { "    \($0.certificate.subject) (\($0.source))" })
+        default:
+            return [sentence(chain: chain, at: time)]
         }
-        return [sentence(chain: chain, at: time)]
     }
 
     private func sentence(chain: [X509Certificate], at time: Date) -> String {
@@ -88,14 +108,13 @@ public enum RejectionReason: Sendable {
         switch self {
         case .contradiction:
             return "contradiction: validating a domain name for invalid or self-signed certificates requires pinning "
-                + "(use --mode certificate or publickey with pins, or drop --allow-invalid-certificates)"
-        case .untrustedChain(let failure, let anchors):
+                + "(pin certificates or keys, or do not allow invalid certificates)"
+        case .untrustedChain(let failure, let anchors, let leadsToNoPin):
             if failure.isSettingFailure {
                 return "untrusted chain: \(failure.message) (OpenSSL error \(failure.code), anchors: \(anchors))"
             }
-            let pinned = anchors == PinnedAnchors.origin && failure.isMissingIssuer
             return "untrusted chain: \(named): \(failure.message) (OpenSSL error \(failure.code) at depth \(failure.depth),"
-                + " anchors: \(anchors))" + (pinned ? ": the chain leads to no pinned certificate" : "")
+                + " anchors: \(anchors))" + (leadsToNoPin ? ": the chain leads to no pinned certificate" : "")
         case .hostnameMismatch(_, let domain):
             let names = certificate?.subjectAlternativeNames ?? []
             let listed = names.isEmpty ? "no subject alternative names (a common name is never used)" : names.joined(separator: ", ")
@@ -109,14 +128,19 @@ public enum RejectionReason: Sendable {
         case .notYetValid:
             let date = certificate.map { Timestamp.iso8601($0.notBefore) } ?? "?"
             return "not yet valid: \(named) is valid only from \(date) (evaluated at \(Timestamp.iso8601(time)))"
-        case .noPins(let mode):
-            return "no pins: --mode \(mode.rawValue) needs at least one pin (--pins or --pin)"
-        case .pinNotInChain:
-            return "pin not in chain: no pinned certificate is in the verified chain"
-        case .publicKeyNotPinned:
-            return messageLines(chain: chain, at: time).joined(separator: "\n")
+        case .noPins(let what):
+            return "no pins: \(what)"
+        case .noEvaluator(let host):
+            return "no evaluator: a ServerTrustEvaluating value is required for host \(host) but none was found "
+                + "(allHostsMustBeEvaluated is on)"
+        case .unsupportedKey(let certificate, let key):
+            let index = chain.firstIndex(of: certificate).map { "#\($0) " } ?? ""
+            return "unsupported key: certificate \(index)(\(certificate.subject)) has a \(key) key, which TrustKit cannot "
+                + "hash (it hashes RSA 2048, 3072 and 4096 and EC P-256 and P-384 keys only), so it blocks the connection"
         case .noCertificate:
             return "no certificate: nothing was presented to evaluate"
+        case .pinNotInChain, .publicKeyNotPinned:
+            return messageLines(chain: chain, at: time).joined(separator: "\n")
         }
     }
 
@@ -129,4 +153,11 @@ public enum RejectionReason: Sendable {
         if let certificate = failure.certificate { return "certificate \(certificate.subject)" }
         return failure.subject.map { "certificate \($0) (a trust store entry that cannot be read)" }
     }
+}
+
+/// How a `public-key-not-pinned` message is laid out: pinctl's, or the library's own words where developers know them.
+public enum PinFailureFormat: Sendable {
+    case pinctl
+    /// OkHttp's "Certificate pinning failure!" message, for the canonical host.
+    case okhttp(host: String)
 }

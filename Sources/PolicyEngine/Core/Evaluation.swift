@@ -1,0 +1,128 @@
+import Foundation
+import OpenSSLWrapper
+
+/// What every evaluation of a run shares: the anchors standing for the platform's store, the time, the warning window.
+public struct EvaluationContext: Sendable {
+    /// The system store (OpenSSL's default paths), or the CA files given in its place.
+    public let platformAnchors: TrustStore
+    /// The evaluation time; never the clock.
+    public let time: Date
+    /// Certificates expiring within this many days are warned about.
+    public let warnDays: Int
+
+    public init(platformAnchors: TrustStore, time: Date, warnDays: Int = 30) {
+        self.platformAnchors = platformAnchors
+        self.time = time
+        self.warnDays = warnDays
+    }
+}
+
+/// The outcome of one evaluation: a verdict is a value, never a thrown error.
+public struct Evaluation: Sendable {
+    public let verdict: Verdict
+    /// The presented certificates in the order sent, then those the anchors supplied to complete the built chain.
+    public let chain: [X509Certificate]
+    /// How many leading entries of `chain` were presented.
+    public let presentedCount: Int
+    public let time: Date
+    public let warnings: [String]
+
+    public var isTrusted: Bool {
+        if case .trusted = verdict { return true }
+        return false
+    }
+
+    public var rejection: Rejection? {
+        if case .rejected(let rejection) = verdict { return rejection }
+        return nil
+    }
+
+    public var trustBasis: TrustBasis? {
+        if case .trusted(let basis) = verdict { return basis }
+        return nil
+    }
+
+    public var matchedPin: PinMatch? {
+        if case .pinMatched(let match)? = trustBasis { return match }
+        return nil
+    }
+
+    /// The index in `chain` of a certificate (a matched pin's, a rejection's).
+    public func index(of certificate: X509Certificate) -> Int? { chain.firstIndex(of: certificate) }
+
+    /// The index in `chain` of the certificate a rejection names.
+    public var rejectedCertificateIndex: Int? {
+        guard let reason = rejection?.reason else { return nil }
+        return reason.certificate.flatMap(index(of:))
+    }
+
+    /// The rejection's sentence, naming certificates by their index in `chain`.
+    public var rejectionMessage: String? { rejection.map { rejectionMessageLines(of: $0).joined(separator: "\n") } }
+
+    /// The rejection's message line by line (see `RejectionReason.messageLines`).
+    public var rejectionMessageLines: [String] { rejection.map(rejectionMessageLines(of:)) ?? [] }
+
+    private func rejectionMessageLines(of rejection: Rejection) -> [String] {
+        var lines = rejection.reason.messageLines(chain: chain, at: time)
+        if !rejection.context.isEmpty, !lines.isEmpty {
+            lines[0] = rejection.context.joined(separator: ": ") + ": " + lines[0]
+        }
+        return lines
+    }
+}
+
+/// Judges presented chains by a policy in a context: the one entry point every command uses.
+public struct PolicyEvaluator: Sendable {
+    public let context: EvaluationContext
+
+    public init(context: EvaluationContext) { self.context = context }
+
+    /// Evaluates the presented certificates (leaf first) for `domain` (nil: no name is checked).
+    public func evaluate(_ policy: any TrustPolicy, presented: [X509Certificate], domain: String?) -> Evaluation {
+        evaluate(policy, oracle: ChainOracle(presented: presented, context: context), domain: domain)
+    }
+
+    /// Evaluates the oracle's chain: several policies judging one chain share its validations.
+    public func evaluate(_ policy: any TrustPolicy, oracle: ChainOracle, domain: String?) -> Evaluation {
+        guard !oracle.presented.isEmpty else {
+            return Evaluation(verdict: .rejected(Rejection(.noCertificate)), chain: [], presentedCount: 0,
+                              time: context.time, warnings: [])
+        }
+        let first = oracle.requests.count
+        let outcome = policy.evaluate(oracle, domain: domain)
+        let presented = oracle.presented
+        let built = outcome.validation?.chain ?? []
+        let chain = presented + built.filter { !presented.contains($0) }
+        var warnings: [String] = []
+        for warning in oracle.requests[first...].flatMap(\.warnings) + outcome.warnings
+            + expiryWarnings(chain) where !warnings.contains(warning) {
+            warnings.append(warning)
+        }
+        return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
+                          time: context.time, warnings: warnings)
+    }
+
+    /// Certificates of the chain that have expired or expire within the warning window.
+    private func expiryWarnings(_ chain: [X509Certificate]) -> [String] {
+        chain.enumerated().compactMap { index, certificate in
+            Self.expiry(of: certificate, what: "certificate #\(index)", at: context.time, warnDays: context.warnDays)
+        }
+    }
+
+    /// "… expired on …" or "… expires in N day(s), on …"; nil when the certificate is good beyond the window.
+    public static func expiry(of certificate: X509Certificate, what: String, at time: Date, warnDays: Int) -> String? {
+        if certificate.notAfter < time {
+            return "\(what) \(certificate.subject) expired on \(Timestamp.iso8601(certificate.notAfter))"
+        }
+        let days = certificate.daysLeft(at: time)
+        guard days < warnDays else { return nil }
+        return "\(what) \(certificate.subject) expires in \(days) day(s), on \(Timestamp.iso8601(certificate.notAfter))"
+    }
+}
+
+extension X509Certificate {
+    /// Whole days from `time` to notAfter, rounded down: negative once expired.
+    public func daysLeft(at time: Date) -> Int {
+        Int((notAfter.timeIntervalSince(time) / 86_400).rounded(.down))
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+/// The anchors standing for the system store, and the evaluation time.
+struct AnchorOptions: ParsableArguments {
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "Trust anchors from this PEM/DER file instead of the system store. Repeatable.", valueName: "file"))
+    var caFiles: [String] = []
+
+    @Option(name: .customLong("ca-path"), help: ArgumentHelp(
+        "Trust anchors from this hashed directory (openssl rehash) instead of the system store. Repeatable.",
+        valueName: "dir"))
+    var caPaths: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Evaluation time: ISO 8601 UTC (2026-01-31T12:00:00Z) or @EPOCH. Default: now.", valueName: "time"))
+    var at: String?
+
+    func validate() throws {
+        if let at, case .failure(let error) = Timestamp.parse(at) {
+            throw ValidationError("--at \(at): \(error.description) (accepted: \(Timestamp.accepted))")
+        }
+    }
+
+    /// The evaluation time; `validate()` has already checked `--at`.
+    var time: Date { at.flatMap { try? Timestamp.parse($0).get() } ?? Date() }
+
+    /// The chain OpenSSL builds from `presented` to these anchors, checking no host name or usage (for `chain` and
+    /// `extract`, which describe a chain rather than judge it).
+    func build(_ presented: [X509Certificate], store: TrustStore, at time: Date) -> ChainVerification {
+        ChainVerifier.verify(
+            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
+            options: VerificationOptions(time: time, domain: nil, checksServerIdentity: false))
+    }
+
+    /// The anchors that stand for the system store.
+    func trustStore() throws(InputError) -> TrustStore {
+        guard !caFiles.isEmpty || !caPaths.isEmpty else { return TrustStore.system() }
+        do {
+            return try TrustStore.caFiles(caFiles, directories: caPaths)
+        } catch {
+            throw InputError("--ca-file/--ca-path \(error.description)")
+        }
+    }
+}
