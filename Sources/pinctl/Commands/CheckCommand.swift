@@ -35,58 +35,68 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup(title: "Output") var output: OutputOptions
 
     func validate() throws {
-        guard !targets.isEmpty else { throw ValidationError("missing target: give host, host:port or an https:// URL") }
+        guard !targets.isEmpty || policyOptions.config != nil else {
+            throw ValidationError("missing target: give host, host:port or an https:// URL (or --config FILE)")
+        }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs): must be from 1 to 256") }
     }
 
     func run() throws {
         let reporter = Reporter(output: output)
-        let setup: PolicySetup
+        let judge: Judge
         do throws(InputError) {
-            setup = try policyOptions.setup()
+            judge = try Judge(policyOptions)
         } catch {
-            reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input", message: error.description)
+            reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input",
+                               message: error.description)
+            try ExitStatus.inputError.exit()
+        }
+        let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
+        guard !targets.isEmpty else {
+            reporter.emitError(target: nil, domain: nil, code: "input",
+                               message: "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line")
             try ExitStatus.inputError.exit()
         }
 
         let progress = Progress(total: targets.count, enabled: targets.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
+        var summary = BreakageSummary()
         let statuses = ConcurrentRunner.run(count: targets.count, jobs: jobs, work: { index in
-            check(targets[index], setup: setup)
+            check(targets[index], judge: judge)
         }, inOrder: { (index: Int, outcome: CheckOutcome) -> ExitStatus in
             progress.clear()
             let status = outcome.emit(with: reporter)
+            if case .judged(_, .reports(let reports)) = outcome, judge.isPolicyFile { summary.add(reports) }
             progress.advance(to: index + 1)
             return status
         })
         progress.clear()
+        if judge.isPolicyFile { reporter.emitSummary(summary) }
         let status = ExitStatus.combined(statuses)
         if status != .trusted { try status.exit() }
     }
 
-    private func check(_ target: Target, setup: PolicySetup) -> CheckOutcome {
+    private func check(_ target: Target, judge: Judge) -> CheckOutcome {
         let domain = connection.domain(for: target)
         do {
             let result = try connection.handshake(with: target)
-            let evaluation = setup.evaluator.evaluate(setup.policy, presented: result.presented, domain: domain)
-            return .evaluated(TargetReport(
-                target: target.description, domain: domain, policy: setup.policy, evaluation: evaluation,
-                extraWarnings: setup.warnings, tls: TLSInfo(result)))
+            let judgement = judge.judge(target: target.description, domain: domain, presented: result.presented,
+                                        tls: TLSInfo(result))
+            return .judged(target: target.description, judgement)
         } catch {
             return .failed(target: target.description, domain: domain, error: error)
         }
     }
 }
 
-/// One target's result: a verdict, or why no evaluation could happen.
+/// One target's result: the reports of the policies that judged its chain, or why none could.
 enum CheckOutcome: Sendable {
-    case evaluated(TargetReport)
+    case judged(target: String, Judge.Judgement)
     case failed(target: String, domain: String, error: TLSConnectionError)
 
     func emit(with reporter: Reporter) -> ExitStatus {
         switch self {
-        case .evaluated(let report):
-            reporter.emit(report)
-            return ExitStatus(report.evaluation)
+        case .judged(let target, let judgement):
+            return reporter.emit(judgement, target: target)
         case .failed(let target, let domain, let error):
             reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: error.message)
             return .connectionFailure

@@ -45,13 +45,14 @@ struct VerifyCommand: ParsableCommand {
         let status: ExitStatus
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let setup = try policyOptions.setup()
-            let evaluation = setup.evaluator.evaluate(setup.policy, presented: presented, domain: host)
-            let report = TargetReport(
-                target: target, domain: host, policy: setup.policy, evaluation: evaluation,
-                extraWarnings: setup.warnings, tls: nil)
-            reporter.emit(report)
-            status = ExitStatus(evaluation)
+            let judge = try Judge(policyOptions)
+            let judgement = judge.judge(target: target, domain: host, presented: presented, tls: nil)
+            status = reporter.emit(judgement, target: target)
+            if judge.isPolicyFile, case .reports(let reports) = judgement {
+                var summary = BreakageSummary()
+                summary.add(reports)
+                reporter.emitSummary(summary)
+            }
         } catch {
             reporter.emitError(target: target, domain: host, code: "input", message: error.description)
             status = .inputError

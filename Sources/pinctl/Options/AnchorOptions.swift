@@ -36,12 +36,20 @@ struct AnchorOptions: ParsableArguments {
     }
 
     /// The anchors that stand for the system store.
-    func trustStore() throws(InputError) -> TrustStore {
-        guard !caFiles.isEmpty || !caPaths.isEmpty else { return TrustStore.system() }
+    /// `--ca-file`/`--ca-path` when given, else the anchors a policy file names (`fallback`), else the system store.
+    func trustStore(fallback: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError) -> TrustStore {
+        if !caFiles.isEmpty || !caPaths.isEmpty {
+            do {
+                return try TrustStore.caFiles(caFiles, directories: caPaths)
+            } catch {
+                throw InputError("--ca-file/--ca-path \(error.description)")
+            }
+        }
+        guard fallback.caFiles != nil || fallback.caPaths != nil else { return TrustStore.system() }
         do {
-            return try TrustStore.caFiles(caFiles, directories: caPaths)
+            return try TrustStore.caFiles(fallback.caFiles ?? [], directories: fallback.caPaths ?? [])
         } catch {
-            throw InputError("--ca-file/--ca-path \(error.description)")
+            throw InputError("anchors: \(error.description)")
         }
     }
 }

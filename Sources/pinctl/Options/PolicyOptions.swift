@@ -4,11 +4,18 @@ import OpenSSLWrapper
 import PolicyEngine
 
 extension PinningMode: ExpressibleByArgument {}
+extension Library: ExpressibleByArgument {}
 
-/// The policy options shared by `check` and `verify` (DESIGN §3).
+/// The policy options shared by `check` and `verify` (DESIGN §3, §6): a library, its pins and its few settings, or
+/// a policy file.
 struct PolicyOptions: ParsableArguments {
-    @Option(help: "Pinning mode: none, certificate or publickey.")
-    var mode: PinningMode = .none
+    @Option(help: ArgumentHelp(
+        "A policy file (pinctl.yaml): judge every app it lists instead of one policy given by flags.",
+        valueName: "file"))
+    var config: String?
+
+    @Option(help: "Whose semantics: afnetworking (default), alamofire, okhttp, trustkit or nsc.")
+    var library: Library = .afnetworking
 
     @Option(name: .customLong("pins"), help: ArgumentHelp(
         "A pin file or a directory of them (.cer .crt .der .pem certificates, .pin hash files). Repeatable.",
@@ -16,14 +23,15 @@ struct PolicyOptions: ParsableArguments {
     var pinPaths: [String] = []
 
     @Option(name: .customLong("pin"), help: ArgumentHelp(
-        "An SPKI hash pin, sha256/BASE64 or pin-sha256=\"BASE64\". Repeatable.", valueName: "pin"))
+        "An SPKI hash pin, sha256/BASE64 or pin-sha256=\"BASE64\" (okhttp: also sha1/BASE64). Repeatable.",
+        valueName: "pin"))
     var inlinePins: [String] = []
 
-    @Flag(help: "DANGEROUS: accept expired, self-signed and untrusted chains, as AFNetworking's allowInvalidCertificates.")
-    var allowInvalidCertificates = false
-
-    @Flag(help: "Do not check the host name or the leaf's TLS server usage (validatesDomainName = NO).")
-    var noValidateDomainName = false
+    @OptionGroup(title: "AFNetworking (--library afnetworking)") var afnetworking: AFNetworkingOptions
+    @OptionGroup(title: "Alamofire (--library alamofire)") var alamofire: AlamofireOptions
+    @OptionGroup(title: "OkHttp (--library okhttp)") var okhttp: OkHttpOptions
+    @OptionGroup(title: "TrustKit (--library trustkit)") var trustkit: TrustKitOptions
+    @OptionGroup(title: "Android NSC (--library nsc)") var nsc: NSCOptions
 
     @OptionGroup var anchors: AnchorOptions
 
@@ -33,13 +41,63 @@ struct PolicyOptions: ParsableArguments {
 
     func validate() throws {
         guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
+        let given: [(Library, [String])] = [
+            (.afnetworking, afnetworking.given), (.alamofire, alamofire.given), (.okhttp, okhttp.given),
+            (.trustkit, trustkit.given), (.nsc, nsc.given),
+        ]
+        if config != nil {
+            let flags = given.flatMap(\.1) + (pinPaths.isEmpty ? [] : ["--pins"]) + (inlinePins.isEmpty ? [] : ["--pin"])
+            guard flags.isEmpty else {
+                throw ValidationError("--config: the policy file gives every app its policy; \(flags[0]) cannot be "
+                    + "given with it")
+            }
+            return
+        }
+        for (owner, flags) in given where owner != library {
+            if let flag = flags.first {
+                throw ValidationError("\(flag) is an option of --library \(owner.rawValue), not of \(library.rawValue)")
+            }
+        }
+        if library == .nsc, nsc.nscConfig == nil {
+            throw ValidationError("--library nsc needs --nsc-config FILE: the app's network_security_config.xml")
+        }
+        if library == .nsc, !(pinPaths.isEmpty && inlinePins.isEmpty) {
+            throw ValidationError("--library nsc takes its pins from --nsc-config, not from --pins or --pin")
+        }
     }
 
-    /// The evaluator for this command line (anchors, time) and its policy, with the command line's own warnings.
+    /// The evaluation context: the anchors standing for the system store, the time, the warning window.
+    func context(anchorsFromFile: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
+        -> EvaluationContext
+    {
+        EvaluationContext(platformAnchors: try anchors.trustStore(fallback: anchorsFromFile), time: anchors.time,
+                          warnDays: warnDays)
+    }
+
+    /// The evaluator for this command line and its policy (for each domain), with the command line's warnings.
     func setup() throws(InputError) -> PolicySetup {
-        let (policy, warnings) = try afnetworkingPolicy()
-        let context = EvaluationContext(platformAnchors: try anchors.trustStore(), time: anchors.time, warnDays: warnDays)
-        return PolicySetup(evaluator: PolicyEvaluator(context: context), policy: policy, warnings: warnings)
+        let evaluator = PolicyEvaluator(context: try context())
+        switch library {
+        case .afnetworking:
+            let (policy, warnings) = try afnetworking.policy(try loadPins())
+            return PolicySetup(evaluator: evaluator, warnings: warnings) { _ in policy }
+        case .alamofire:
+            let (policy, warnings) = try alamofire.policy(try loadPins())
+            return PolicySetup(evaluator: evaluator, warnings: warnings) { _ in policy }
+        case .okhttp:
+            let pins = try okhttpPins()
+            return PolicySetup(evaluator: evaluator, warnings: []) { domain throws(InputError) in
+                try okhttp.policy(pins, domain: domain)
+            }
+        case .trustkit:
+            let pins = try loadPins()
+            return PolicySetup(evaluator: evaluator, warnings: []) { domain throws(InputError) in
+                try trustkit.policy(pins, domain: domain)
+            }
+        case .nsc:
+            let policy = try nsc.policy()
+            return PolicySetup(evaluator: evaluator, warnings: []) { _ in policy }
+        }
     }
 
     /// Every `--pins` path and `--pin` value; a path that yields no pins is an error naming the flag.
@@ -55,9 +113,8 @@ struct PolicyOptions: ParsableArguments {
             }
         }
         for (index, value) in inlinePins.enumerated() {
-            let source = PinSource(.argument(name: "--pin", index: inlinePins.count == 1 ? nil : index + 1))
             do {
-                pins.keyHashes.append(try PinLoader.keyPin(value, source: source))
+                pins.keyHashes.append(try PinLoader.keyPin(value, source: inlinePinSource(index)))
             } catch {
                 throw InputError("--pin \(error.description)")
             }
@@ -65,38 +122,43 @@ struct PolicyOptions: ParsableArguments {
         return pins
     }
 
-    /// AFNetworking's policy from `--mode`, the pins and the two switches; DESIGN §4's configuration errors.
-    private func afnetworkingPolicy() throws(InputError) -> (AFNetworkingPolicy, warnings: [String]) {
-        let pins = try loadPins()
-        var warnings: [String] = []
-        var keyHashes = pins.keyHashes
-        if mode == .certificate, !keyHashes.isEmpty {
-            guard !pins.certificates.isEmpty else {
-                throw InputError("--mode certificate compares whole certificates: hash pins (\(keyHashes[0].source)) "
-                    + "cannot serve it; pin certificate files, or use --mode publickey")
+    /// OkHttp reads `sha1/` pins too, and as leniently as OkHttp does.
+    private func okhttpPins() throws(InputError) -> [PublicKeyPin] {
+        var pins: [PublicKeyPin] = []
+        for path in pinPaths {
+            do {
+                let loaded = try PinLoader.load(path: path)
+                pins += loaded.certificates.map(\.keyPin) + loaded.keyHashes
+            } catch {
+                throw InputError("--pins \(error.description)")
             }
-            warnings.append("\(keyHashes.count) hash pin(s) ignored: --mode certificate compares whole certificates")
-            keyHashes = []
         }
-        if allowInvalidCertificates, mode == .certificate {
-            // The engine warns for the other modes, where the flag weakens more.
-            warnings.append("--allow-invalid-certificates: the system trust gate is skipped; the chain must still "
-                + "verify up to a pinned certificate")
+        for (index, value) in inlinePins.enumerated() {
+            do {
+                pins.append(try OkHttpPin.parse(value, source: inlinePinSource(index)))
+            } catch {
+                throw InputError("--pin \(value): OkHttp refuses it: \(error.message)")
+            }
         }
-        let policy = AFNetworkingPolicy(
-            mode: mode,
-            pinnedCertificates: pins.certificates,
-            pinnedKeyHashes: keyHashes,
-            allowInvalidCertificates: allowInvalidCertificates,
-            validatesDomainName: !noValidateDomainName)
-        return (policy, warnings)
+        return pins
+    }
+
+    private func inlinePinSource(_ index: Int) -> PinSource {
+        PinSource(.argument(name: "--pin", index: inlinePins.count == 1 ? nil : index + 1))
     }
 }
 
-/// What judging chains needs, built once from the command line: the evaluator, the policy and the warnings the
-/// command line itself gives rise to.
+/// What judging chains needs, built once from the command line: the evaluator, the policy for a domain (some
+/// libraries' policies name the host they pin) and the warnings the command line itself gives rise to.
 struct PolicySetup: Sendable {
     let evaluator: PolicyEvaluator
-    let policy: any TrustPolicy
     let warnings: [String]
+    let policy: @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy
+
+    init(evaluator: PolicyEvaluator, warnings: [String],
+         policy: @escaping @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy) {
+        self.evaluator = evaluator
+        self.warnings = warnings
+        self.policy = policy
+    }
 }

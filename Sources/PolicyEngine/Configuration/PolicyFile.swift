@@ -1,0 +1,154 @@
+import Foundation
+import OpenSSLWrapper
+
+/// A policy file (`pinctl.yaml`, DESIGN §7): the apps a team ships — each a library, its pinning as shipped, the
+/// versions that carry it and the hosts it talks to — and the targets to check.
+public struct PolicyFile: Sendable {
+    /// One shipped app (or SDK) and its policy.
+    public struct App: Sendable {
+        public let name: String
+        public let versions: [String]
+        public let library: Library
+        /// Hosts it talks to besides those its policy names.
+        public let hosts: [String]
+        public let policy: any TrustPolicy
+        /// Where the app is written: `pinctl.yaml:12`.
+        public let location: String
+
+        /// DESIGN §7: an app covers a target when its library's host rules give it a policy for that host, or the
+        /// target is in its `hosts`.
+        public func covers(_ host: String) -> Bool {
+            policy.hasRule(for: host) || hosts.contains { $0.lowercased() == host.lowercased() }
+        }
+    }
+
+    public let path: String
+    /// `anchors:` — CA files and hashed directories replacing the system store for every app; nil: the system store.
+    public let caFiles: [String]?
+    public let caPaths: [String]?
+    public let targets: [Target]
+    public let apps: [App]
+
+    /// The apps covering `host`, in file order.
+    public func apps(covering host: String) -> [App] { apps.filter { $0.covers(host) } }
+
+    /// Reads and checks a policy file; every problem names the file, the line and the key.
+    public static func load(_ path: String) throws(ConfigurationError) -> PolicyFile {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw ConfigurationError(file: path, message: error.reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(file: path, message: "not UTF-8 text")
+        }
+        let root = try YAMLValue.document(text, file: path)
+        let directory = Path.parent(of: path)
+        var caFiles: [String]?
+        var caPaths: [String]?
+        var targets: [Target] = []
+        var apps: [App] = []
+        var sawApps = false
+        for (key, value) in try root.mapping(allowed: ["version", "anchors", "targets", "apps"]) {
+            switch key {
+            case "version":
+                guard try value.string() == "1" else { throw value.error("this pinctl reads version 1 policy files") }
+            case "anchors":
+                for (anchorKey, list) in try value.mapping(allowed: ["ca-files", "ca-paths"]) {
+                    let paths = try list.sequenceOrScalar().map { (entry) throws(ConfigurationError) in
+                        resolve(try entry.string(), relativeTo: directory)
+                    }
+                    if anchorKey == "ca-files" { caFiles = paths } else { caPaths = paths }
+                }
+            case "targets":
+                for entry in try value.sequenceOrScalar() {
+                    do {
+                        targets.append(try Target(parsing: try entry.string()))
+                    } catch let error as ConfigurationError {
+                        throw error
+                    } catch {
+                        throw entry.error("\(error)")
+                    }
+                }
+            default:
+                sawApps = true
+                for entry in try value.sequence() {
+                    let app = try readApp(entry, directory: directory)
+                    if let earlier = apps.first(where: { $0.name == app.name }) {
+                        throw entry.error("two apps are named \(app.name) (the first at \(earlier.location))")
+                    }
+                    apps.append(app)
+                }
+            }
+        }
+        guard sawApps, !apps.isEmpty else { throw root.error("no apps: a policy file lists the apps under apps:") }
+        return PolicyFile(path: path, caFiles: caFiles, caPaths: caPaths, targets: targets, apps: apps)
+    }
+
+    private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
+        let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
+                                                  "debuggable"])
+        func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
+        guard let nameValue = member("name") else { throw value.error("an app needs a name") }
+        let name = try nameValue.string()
+        guard !name.isEmpty else { throw nameValue.error("an app's name must not be empty") }
+        guard let libraryValue = member("library") else {
+            throw value.error("app \(name) needs a library: \(YAMLValue.list(Library.allCases.map(\.rawValue)))")
+        }
+        let libraryName = try libraryValue.string()
+        guard let library = Library(rawValue: libraryName) else {
+            throw libraryValue.error("unknown library '\(libraryName)' (expected "
+                + "\(YAMLValue.list(Library.allCases.map(\.rawValue))))")
+        }
+        let versions = try member("versions").map { (list) throws(ConfigurationError) in
+            try list.sequenceOrScalar().map { (entry) throws(ConfigurationError) in try entry.string() }
+        } ?? []
+        var hosts: [String] = []
+        for entry in try member("hosts")?.sequenceOrScalar() ?? [] {
+            let host = try entry.string()
+            if let problem = DomainName.syntaxError(host) { throw entry.error(problem) }
+            hosts.append(host)
+        }
+        let debuggable = try member("debuggable")?.bool() ?? false
+        if member("debuggable") != nil, library != .nsc {
+            throw member("debuggable")!.error("debuggable is a setting of nsc apps (debug-overrides)")
+        }
+        let policy: any TrustPolicy
+        switch (member("policy"), member("config")) {
+        case (let inline?, nil):
+            policy = try InlinePolicies.decode(library, inline, .init(directory: directory, hosts: hosts))
+        case (nil, let config?):
+            let file = resolve(try config.string(), relativeTo: directory)
+            policy = try NativeConfiguration.read(file, library: library, at: config, hosts: hosts,
+                                                  debuggable: debuggable)
+        case (.some, .some):
+            throw value.error("app \(name) has both policy: and config:; give one")
+        case (nil, nil):
+            throw value.error("app \(name) needs a policy: (inline) or a config: (the file the app ships)")
+        }
+        return App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
+                   location: "\(value.file):\(value.line ?? 0)")
+    }
+
+    /// A path of the policy file, relative to the file's folder unless absolute.
+    static func resolve(_ path: String, relativeTo directory: String) -> String {
+        path.hasPrefix("/") || directory == "." ? path : Path.join(directory, path)
+    }
+}
+
+/// The native configurations `config:` may name: the seam where each library's own file format is read.
+enum NativeConfiguration {
+    static func read(_ path: String, library: Library, at value: YAMLValue, hosts: [String], debuggable: Bool)
+        throws(ConfigurationError) -> any TrustPolicy
+    {
+        switch library {
+        case .nsc:
+            let config = try NSCXMLReader.read(path, debuggable: debuggable)
+            return NSCPolicy(config: config, debuggable: debuggable, hosts: hosts)
+        default:
+            throw value.error("config: for \(library.rawValue) is not read yet (an Info.plist, Kotlin or a .cer bundle "
+                + "comes with the native-format importers); give an inline policy:")
+        }
+    }
+}

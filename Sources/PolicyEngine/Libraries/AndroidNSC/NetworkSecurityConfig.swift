@@ -1,0 +1,128 @@
+import Foundation
+import OpenSSLWrapper
+
+/// Android's Network Security Configuration as an app ships it (`res/xml/network_security_config.xml`), read into
+/// values: the base config, the domain configs (nested), and the debug overrides.
+public struct NetworkSecurityConfig: Sendable {
+    /// A source of trust anchors: `<certificates src="…" overridePins="…"/>`.
+    public struct CertificatesSource: Sendable {
+        public enum Kind: Sendable {
+            /// `system`: the platform's store (the system store, or the CA files given in its place).
+            case system
+            /// `user`: the user-installed CAs of a device, which pinctl cannot see.
+            case user
+            /// `@raw/NAME`: certificates bundled with the app.
+            case resource(name: String, certificates: [X509Certificate])
+        }
+
+        public let kind: Kind
+        public let overridePins: Bool
+
+        public init(kind: Kind, overridePins: Bool) {
+            self.kind = kind
+            self.overridePins = overridePins
+        }
+
+        /// `system`, `user`, `@raw/NAME`.
+        public var name: String {
+            switch kind {
+            case .system: "system"
+            case .user: "user"
+            case .resource(let name, _): name
+            }
+        }
+    }
+
+    /// `<pin-set expiration="…">`: SHA-256 SPKI pins, off once the expiration day has passed.
+    public struct PinSet: Sendable {
+        public let pins: [PublicKeyPin]
+        /// 00:00 UTC of the `expiration` day; nil: never expires.
+        public let expiration: Date?
+
+        public init(pins: [PublicKeyPin], expiration: Date?) {
+            self.pins = pins
+            self.expiration = expiration
+        }
+    }
+
+    /// `<domain includeSubdomains="…">NAME</domain>`, NAME trimmed and lower-cased as XmlConfigSource does.
+    public struct Domain: Sendable {
+        public let name: String
+        public let includeSubdomains: Bool
+
+        public init(name: String, includeSubdomains: Bool) {
+            self.name = name
+            self.includeSubdomains = includeSubdomains
+        }
+    }
+
+    /// A `base-config` or `domain-config`: what it sets itself; nil inherits from its parent.
+    public final class Config: Sendable {
+        public let domains: [Domain]
+        /// nil: inherited. Present but empty (`<trust-anchors/>`): trusts nothing.
+        public let trustAnchors: [CertificatesSource]?
+        /// nil: inherited. Present but empty (`<pin-set/>`): no pinning, hiding the parent's pins.
+        public let pinSet: PinSet?
+        public let children: [Config]
+        /// Where it is written, for messages: "network_security_config.xml:12".
+        public let location: String
+
+        public init(domains: [Domain], trustAnchors: [CertificatesSource]?, pinSet: PinSet?, children: [Config],
+                    location: String) {
+            self.domains = domains
+            self.trustAnchors = trustAnchors
+            self.pinSet = pinSet
+            self.children = children
+            self.location = location
+        }
+    }
+
+    /// `base-config`, or nil: the platform's defaults.
+    public let base: Config?
+    /// The top-level `domain-config`s.
+    public let domainConfigs: [Config]
+    /// `debug-overrides`' trust anchors; used only for a debuggable build.
+    public let debugAnchors: [CertificatesSource]?
+    /// The file it was read from.
+    public let path: String
+
+    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String) {
+        self.base = base
+        self.domainConfigs = domainConfigs
+        self.debugAnchors = debugAnchors
+        self.path = path
+    }
+}
+
+extension NetworkSecurityConfig {
+    /// The config that applies to `host`, with the configs it inherits from (itself first, then each parent up to
+    /// base-config). `ApplicationConfig.getConfigForHostname`: lower case, one trailing dot dropped; an exact domain
+    /// wins (with or without includeSubdomains), else the longest includeSubdomains suffix on a label boundary, else
+    /// base-config. Empty when nothing but the platform defaults applies.
+    public func configChain(for host: String?) -> [Config] {
+        var best: (chain: [Config], length: Int, exact: Bool)?
+        if var name = host?.lowercased(), !name.isEmpty {
+            if name.hasSuffix(".") { name.removeLast() }
+            func visit(_ config: Config, parents: [Config]) {
+                let chain = [config] + parents
+                for domain in config.domains {
+                    if domain.name == name {
+                        if best?.exact != true { best = (chain, domain.name.count, true) }
+                    } else if domain.includeSubdomains, name.hasSuffix("." + domain.name), best?.exact != true,
+                              domain.name.count > (best?.length ?? -1) {
+                        best = (chain, domain.name.count, false)
+                    }
+                }
+                for child in config.children { visit(child, parents: chain) }
+            }
+            for config in domainConfigs { visit(config, parents: base.map { [$0] } ?? []) }
+        }
+        return best?.chain ?? (base.map { [$0] } ?? [])
+    }
+
+    /// Whether a domain-config names `host` (base-config alone covers every host, so it does not count).
+    public func hasDomainConfig(for host: String) -> Bool {
+        let chain = configChain(for: host)
+        return !chain.isEmpty && chain.first !== base
+    }
+}

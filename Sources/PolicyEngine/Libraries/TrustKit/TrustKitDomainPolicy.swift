@@ -1,0 +1,114 @@
+import Foundation
+import PublicSuffix
+
+/// One entry of TrustKit's `TSKPinnedDomains`, its keys without the `kTSK` prefix.
+public struct TrustKitDomainPolicy: Sendable {
+    /// `TSKPublicKeyHashes`: SHA-256 SPKI hashes.
+    public var publicKeyHashes: [PublicKeyPin]
+    public var includeSubdomains: Bool
+    /// `kSKExcludeSubdomainFromParentPolicy` (sic): this exact host is not pinned.
+    public var excludeSubdomainFromParentPolicy: Bool
+    /// False: a pin mismatch is reported, not blocked.
+    public var enforcePinning: Bool
+    /// `TSKExpirationDate`, 00:00 UTC of that day (TrustKit parses it in UTC since 1.6.0).
+    public var expirationDate: Date?
+    /// Other keys the entry holds (an exclusion entry must have none): their names, for messages.
+    public var otherKeys: [String]
+    /// Where the entry is written, for messages.
+    public var location: String
+
+    public init(
+        publicKeyHashes: [PublicKeyPin] = [], includeSubdomains: Bool = false,
+        excludeSubdomainFromParentPolicy: Bool = false, enforcePinning: Bool = true, expirationDate: Date? = nil,
+        otherKeys: [String] = [], location: String = ""
+    ) {
+        self.publicKeyHashes = publicKeyHashes
+        self.includeSubdomains = includeSubdomains
+        self.excludeSubdomainFromParentPolicy = excludeSubdomainFromParentPolicy
+        self.enforcePinning = enforcePinning
+        self.expirationDate = expirationDate
+        self.otherKeys = otherKeys
+        self.location = location
+    }
+
+    /// Distinct pins by value: TrustKit counts an NSSet of the decoded hashes.
+    public var distinctPinCount: Int { Set(publicKeyHashes).count }
+}
+
+/// Why TrustKit would refuse a configuration at launch (`[NSException raise:@"TrustKit configuration invalid" …]`
+/// in parse_configuration.m): the app crashes, so pinctl refuses it too.
+public struct TrustKitConfigurationError: Error, Sendable {
+    /// The domain at fault, or nil for the whole configuration.
+    public let domain: String?
+    public let message: String
+}
+
+extension TrustKitPolicy {
+    /// Every refusal of parse_configuration.m, in its order.
+    static func check(_ domains: [(name: String, policy: TrustKitDomainPolicy)]) throws(TrustKitConfigurationError) {
+        // if (pinnedDomains == nil || [pinnedDomains count] < 1) → "no pinned domains"
+        guard !domains.isEmpty else {
+            throw TrustKitConfigurationError(domain: nil, message: "no pinned domains: TrustKit refuses a "
+                + "configuration without TSKPinnedDomains")
+        }
+        let suffixes = PublicSuffixList.shared
+        var seen: Set<String> = []
+        for (name, policy) in domains {
+            func refuse(_ message: String) -> TrustKitConfigurationError {
+                TrustKitConfigurationError(domain: name, message: message)
+            }
+            guard seen.insert(name).inserted else { throw refuse("\(name) is configured twice") }
+            // if (GetRegistryLength([domainName UTF8String]) == 0) → "TrustKit was initialized with an invalid domain"
+            guard suffixes.registry(of: name) != nil, name.allSatisfy(\.isASCII) else {
+                throw refuse("\(name) has no known public suffix (TrustKit refuses IP addresses, local names such as "
+                    + "localhost or .internal, and names not in their xn-- form)")
+            }
+            if policy.excludeSubdomainFromParentPolicy {
+                // if ([[domainPinningPolicy allKeys] count] > 1) → refused: an exclusion holds nothing else.
+                guard policy.otherKeys.isEmpty else {
+                    throw refuse("an excludeSubdomainFromParentPolicy entry may hold no other key, but \(name) also "
+                        + "has \(policy.otherKeys.joined(separator: ", "))")
+                }
+                continue
+            }
+            // if (includeSubdomains && GetRegistryLength(d) == [d length]) → "pinning all subdomains of a TLD"
+            if policy.includeSubdomains, suffixes.isPublicSuffix(name) {
+                throw refuse("includeSubdomains on \(name), a public suffix: TrustKit refuses to pin every domain "
+                    + "under it")
+            }
+            // requiredNumberOfPins = enforce ? 2 : 1; if ([serverSslPinsSet count] < requiredNumberOfPins) → refused
+            let required = policy.enforcePinning ? 2 : 1
+            guard policy.distinctPinCount >= required else {
+                throw refuse("\(name) has \(policy.distinctPinCount) distinct pin(s); TrustKit requires at least "
+                    + "\(required) \(policy.enforcePinning ? "when pinning is enforced (a backup pin)" : "")"
+                        .trimmingCharacters(in: .whitespaces))
+            }
+        }
+        // Each exclusion needs an includeSubdomains parent: getPinningConfigurationKeyForDomain("a" + name) != nil.
+        for (name, policy) in domains where policy.excludeSubdomainFromParentPolicy {
+            let parent = lookup(host: name, in: domains.filter { $0.name != name })
+            guard parent != nil else {
+                throw TrustKitConfigurationError(domain: name, message: "\(name) is excluded from a parent policy, "
+                    + "but no domain with includeSubdomains covers it")
+            }
+        }
+    }
+
+    /// `getPinningConfigurationKeyForDomain` (configuration_utils.m): the key equal to the host (case-sensitive), else
+    /// the most specific `includeSubdomains` parent with the same registry suffix.
+    static func lookup(host: String, in domains: [(name: String, policy: TrustKitDomainPolicy)])
+        -> (name: String, policy: TrustKitDomainPolicy)?
+    {
+        if let exact = domains.first(where: { $0.name == host }) { return exact }
+        let suffixes = PublicSuffixList.shared
+        guard let hostRegistry = suffixes.registry(of: host) else { return nil }
+        var best: (name: String, policy: TrustKitDomainPolicy)?
+        for entry in domains where entry.policy.includeSubdomains {
+            // isSubdomain(): the same registry, and the host ends with "." + the domain.
+            guard host.count > entry.name.count, host.hasSuffix("." + entry.name),
+                  suffixes.registry(of: entry.name) == hostRegistry else { continue }
+            if best == nil || entry.name.count > best!.name.count { best = entry }
+        }
+        return best
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import OpenSSLWrapper
+
+/// TrustKit's `TSKPinningValidator` (iOS, TrustKit 1.7 to 3.0).
+///
+/// `-[TSKPinningValidator evaluateTrust:forHostname:]`, in order: look the domain up; an expired entry is not pinned
+/// (`[expirationDate compare:[NSDate date]] == NSOrderedAscending`, strictly after); an exclusion is not pinned;
+/// otherwise `verifyPublicKeyPin`: the system's evaluation with `SecPolicyCreateSSL(YES, hostname)` must pass, then
+/// the evaluated chain is hashed from the root down. Not pinned means `NSURLSessionAuthChallengePerformDefaultHandling`:
+/// the system's own evaluation with the host. With `TSKEnforcePinning` NO only `TSKTrustEvaluationFailedNoMatchingPin`
+/// is allowed; every other failure blocks.
+public struct TrustKitPolicy: TrustPolicy {
+    /// `TSKPinnedDomains`, in the order written.
+    public let domains: [(name: String, policy: TrustKitDomainPolicy)]
+    /// Hosts the app talks to besides its pinned domains (policy files only).
+    public let hosts: [String]
+
+    /// The keys TrustKit can hash (TSKSPKIHashCache.m `isKeySupported`, RSA 3072 since 3.0.5).
+    static let hashableKeys: Set<String> = ["RSA 2048", "RSA 3072", "RSA 4096", "ECDSA P-256", "ECDSA P-384"]
+
+    /// Checks the configuration as TrustKit does at launch.
+    public init(domains: [(name: String, policy: TrustKitDomainPolicy)], hosts: [String] = [])
+        throws(TrustKitConfigurationError)
+    {
+        try Self.check(domains)
+        self.domains = domains
+        self.hosts = hosts
+    }
+
+    public var library: Library { .trustkit }
+
+    public var pins: [Pin] { domains.flatMap { $0.policy.publicKeyHashes.map(Pin.key) } }
+
+    public var summary: [(String, SummaryValue)] {
+        [("domains", .count(domains.count)), ("pins", .count(domains.reduce(0) { $0 + $1.policy.publicKeyHashes.count }))]
+    }
+
+    public func hasRule(for host: String) -> Bool { Self.lookup(host: host, in: domains) != nil }
+
+    public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
+        let entry = domain.flatMap { Self.lookup(host: $0, in: domains) }
+        guard let entry, let host = domain else {
+            return defaultHandling(oracle, domain: domain, because: "no pinned domain covers \(domain ?? "a missing host")")
+        }
+        if let expiration = entry.policy.expirationDate, oracle.context.time > expiration {
+            let day = Timestamp.day(expiration)
+            return defaultHandling(oracle, domain: host, failOpen: true,
+                                   because: "the pins of \(entry.name) expired on \(day): fail-open")
+        }
+        if entry.policy.excludeSubdomainFromParentPolicy {
+            return defaultHandling(oracle, domain: host, because: "\(host) is excluded from its parent's policy")
+        }
+        // ssl_pin_verifier.m: a failed evaluation blocks whatever the pins say, enforced or not.
+        let validation = oracle.validate(against: .platform, checks: .server(host: host))
+        if let failure = validation.failure {
+            return .rejected(RejectionReason.from(failure, domain: host, anchors: validation.anchorsDescription),
+                             validation)
+        }
+        // for (int i = certificateChainLen - 1; i >= 0; i--): root first; a key it cannot hash blocks at once.
+        for certificate in validation.chain.reversed() {
+            guard Self.hashableKeys.contains(certificate.keyDescription) else {
+                return .rejected(.unsupportedKey(certificate, key: certificate.keyDescription), validation)
+            }
+            if let pin = entry.policy.publicKeyHashes.first(where: { $0.matches(certificate) }) {
+                let match = PinMatch(source: pin.source, pin: pin.text, certificate: certificate)
+                return .trusted(.pinMatched(match), validation)
+            }
+        }
+        let reason = RejectionReason.publicKeyNotPinned(pins: entry.policy.publicKeyHashes, format: .pinctl)
+        guard entry.policy.enforcePinning else {
+            let why = "enforcePinning is off for \(entry.name): no pin matched, and TrustKit only reports it"
+            return .trusted(.failedOpen(why), validation, warnings: [why])
+        }
+        return .rejected(reason, validation)
+    }
+
+    /// `NSURLSessionAuthChallengePerformDefaultHandling`: the system's evaluation with the host, nothing pinned.
+    private func defaultHandling(_ oracle: ChainOracle, domain: String?, failOpen: Bool = false, because why: String)
+        -> PolicyOutcome
+    {
+        let validation = oracle.validate(against: .platform, checks: .server(host: domain))
+        if let failure = validation.failure {
+            return .rejected(RejectionReason.from(failure, domain: domain, anchors: validation.anchorsDescription),
+                             validation)
+        }
+        return .trusted(failOpen ? .failedOpen(why) : .notPinned(why), validation, warnings: failOpen ? [why] : [])
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+/// Who judges a presented chain: the one policy the flags give, or every app of a policy file that covers the
+/// domain. Built once per command; judging a chain never touches the network.
+enum Judge: Sendable {
+    case flags(PolicySetup)
+    case file(PolicyFile, PolicyEvaluator)
+
+    /// From the command line: `--config FILE` (its anchors unless `--ca-file`/`--ca-path` are given) or the flags.
+    init(_ options: PolicyOptions) throws(InputError) {
+        guard let path = options.config else {
+            self = .flags(try options.setup())
+            return
+        }
+        let file: PolicyFile
+        do {
+            file = try PolicyFile.load(path)
+        } catch {
+            throw InputError(error.description)
+        }
+        let context = try options.context(anchorsFromFile: (file.caFiles, file.caPaths))
+        self = .file(file, PolicyEvaluator(context: context))
+    }
+
+    /// What one chain came to.
+    enum Judgement: Sendable {
+        /// One report per policy judging it (one, or one per covering app).
+        case reports([TargetReport])
+        /// The policy could not be built for this domain (e.g. TrustKit refuses it as a pinned domain).
+        case inputError(String)
+        /// No app of the policy file covers the domain.
+        case uncovered(String)
+    }
+
+    /// Judges `presented` for `domain`, every policy sharing one `ChainOracle`, so a validation runs once.
+    func judge(target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?) -> Judgement {
+        switch self {
+        case .flags(let setup):
+            do throws(InputError) {
+                let policy = try setup.policy(domain)
+                let evaluation = setup.evaluator.evaluate(policy, presented: presented, domain: domain)
+                return .reports([TargetReport(target: target, domain: domain, policy: policy, evaluation: evaluation,
+                                              extraWarnings: setup.warnings, tls: tls)])
+            } catch {
+                return .inputError(error.description)
+            }
+        case .file(let file, let evaluator):
+            let apps = domain.map(file.apps(covering:)) ?? []
+            guard !apps.isEmpty else {
+                return .uncovered("no app of \(file.path) covers \(domain ?? "a chain without a host"): add the host to "
+                    + "an app's hosts, or give a policy that names it")
+            }
+            let oracle = ChainOracle(presented: presented, context: evaluator.context)
+            return .reports(apps.map { app in
+                TargetReport(target: target, domain: domain, policy: app.policy,
+                             evaluation: evaluator.evaluate(app.policy, oracle: oracle, domain: domain),
+                             extraWarnings: [], tls: tls, app: AppIdentity(name: app.name, versions: app.versions))
+            })
+        }
+    }
+
+    /// The policy file's targets, for `check --config` without targets.
+    var fileTargets: [Target] {
+        if case .file(let file, _) = self { return file.targets }
+        return []
+    }
+
+    var isPolicyFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+}
