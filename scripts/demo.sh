@@ -3,7 +3,9 @@
 #   1. build pinctl and start a TLS server (openssl s_server) on 127.0.0.1 serving leaf + intermediate;
 #   2. pinctl extract the pins the apps would ship, then pinctl check in the three pinning modes;
 #   3. rotate the server to a rekeyed leaf and show which apps would break, and that a backup pin saves them;
-#   4. pinctl verify the same rotation offline, before it ships.
+#   4. pinctl verify the same rotation offline, before it ships;
+#   5. the CI gate: one policy file of five apps (AFNetworking, Alamofire, TrustKit, OkHttp, Android NSC) checked
+#      against the server, before and after a rotation that breaks one of them.
 # The server is stopped on exit, whatever happens. The fixture root stands in for the system trust store and
 # --at fixes the time, so the demo gives the same verdicts every day.
 set -euo pipefail
@@ -81,3 +83,15 @@ run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem --host pinning.t
     --mode publickey --pins pins/leaf.pin --quiet
 run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem --host pinning.test "${common[@]}" \
     --mode publickey --pins pins/leaf.pin --pins pins/intermediate.pin --format json
+
+echo
+echo "== the CI gate: every shipped app of examples/pinctl.yaml, five libraries, against one server"
+cd "$root"
+start_server certs/libraries/leaf.pem certs/libraries/leaf.key certs/libraries/intermediate-ca.pem
+gate=(check --config examples/pinctl.yaml "127.0.0.1:$port" --servername api.example.com --at 2026-06-01T00:00:00Z)
+run "${gate[@]}"
+echo
+echo "== rotation: a new leaf key; the TrustKit app pinned the old key and a backup never deployed, and breaks"
+start_server certs/libraries/leaf-rekeyed.pem certs/libraries/leaf-rekeyed.key certs/libraries/intermediate-ca.pem
+run "${gate[@]}"
+stop_server

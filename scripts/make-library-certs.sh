@@ -242,4 +242,6 @@ EOF
 
 rm -rf -- "$DEST"
 cp -R -- "$OUT" "$DEST"
+# The example policy file pins these certificates: rewrite it with the new pins.
+"$SCRIPT_DIR/make-example.sh"
 echo "make-library-certs.sh: OK — $(find "$DEST" -type f | wc -l) files in certs/libraries/, $NCHECK openssl checks passed"

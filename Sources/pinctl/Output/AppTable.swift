@@ -16,8 +16,9 @@ struct AppTable {
             let padded = (0..<4).map { cells[$0] + String(repeating: " ", count: widths[$0] - cells[$0].count) }
             var verdict = padded[3]
             if let paint { verdict = Terminal.paint(verdict, paint) }
-            return "  " + [Terminal.safe(padded[0]), padded[1], Terminal.safe(padded[2]), verdict, Terminal.safe(cells[4])]
-                .joined(separator: "  ")
+            let text = "  " + [Terminal.safe(padded[0]), padded[1], Terminal.safe(padded[2]), verdict,
+                                Terminal.safe(cells[4])].joined(separator: "  ")
+            return String(text.reversed().drop { $0 == " " }.reversed())
         }
         var lines = [line(header)]
         for (report, row) in zip(reports, rows) {
