@@ -24,7 +24,7 @@ struct CheckCommand: ParsableCommand {
         help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL; several are checked concurrently.",
             valueName: "target"),
         transform: Target.init(argument:))
-    var targets: [Target]
+    var targets: [Target] = []
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
 

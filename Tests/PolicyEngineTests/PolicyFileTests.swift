@@ -1,0 +1,165 @@
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+import TestSupport
+import Testing
+
+/// DESIGN §7: the policy file. Every configuration error names the file, the line and the key.
+@Suite("Policy file")
+struct PolicyFileTests {
+    /// Writes `text` as pinctl.yaml in a fresh directory (with certs/libraries/ copied in as `pki/`) and loads it.
+    static func load(_ text: String, files: [String: String] = [:]) throws -> Result<PolicyFile, ConfigurationError> {
+        try TemporaryDirectory.with { directory in
+            try directory.makeDirectory("pki")
+            for name in ["intermediate-ca.pem", "leaf.pem", "root-ca.pem"] {
+                try directory.write("pki/" + name, bytes: Certs.bytes("libraries/" + name))
+            }
+            for (name, content) in files {
+                if name.contains("/") { try directory.makeDirectory(Path.parent(of: name)) }
+                try directory.write(name, text: content)
+            }
+            let path = try directory.write("pinctl.yaml", text: text)
+            return Result { () throws(ConfigurationError) in try PolicyFile.load(path) }
+        }
+    }
+
+    static func expectError(
+        _ text: String, line: Int?, keyPath: String?, saying fragment: String, files: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        switch try load(text, files: files) {
+        case .success:
+            Issue.record("loaded; expected an error saying \(fragment)", sourceLocation: sourceLocation)
+        case .failure(let error):
+            #expect(error.file.hasSuffix("pinctl.yaml") || error.file.hasSuffix(".xml"), sourceLocation: sourceLocation)
+            #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.keyPath == keyPath, "\(error)", sourceLocation: sourceLocation)
+            #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static let leafPin = LibraryCerts.pin(of: "leaf.pem")
+    static let rootPin = LibraryCerts.pin(of: "root-ca.pem")
+
+    @Test func aCompleteFileLoadsEveryAppWithItsLibraryVersionsAndHosts() throws {
+        let file = try Self.load("""
+            version: 1
+            anchors: { ca-files: [pki/root-ca.pem] }
+            targets: [api.example.com, "cdn.example.com:8443"]
+            apps:
+              - name: ios-afn
+                versions: ["4.2", 4.10]
+                library: afnetworking
+                hosts: [api.example.com]
+                policy: { mode: publickey, pins: [pki/intermediate-ca.pem, \(Self.leafPin)] }
+              - name: okhttp-sdk
+                library: okhttp
+                policy: { pins: { "**.example.com": [\(Self.rootPin)] } }
+            """).get()
+        #expect(file.apps.map(\.name) == ["ios-afn", "okhttp-sdk"])
+        #expect(file.apps.map(\.library) == [.afnetworking, .okhttp])
+        #expect(file.apps[0].versions == ["4.2", "4.10"], "versions are read as written, not as numbers")
+        #expect(file.targets.map(\.description) == ["api.example.com:443", "cdn.example.com:8443"])
+        #expect(file.caFiles?.count == 1 && file.caFiles?[0].hasSuffix("/pki/root-ca.pem") == true)
+        let afn = try #require(file.apps[0].policy as? AFNetworkingPolicy)
+        #expect(afn.mode == .publicKey && afn.pinnedCertificates.count == 1 && afn.pinnedKeyHashes.count == 1)
+        #expect(afn.pinnedKeyHashes[0].source.description.hasSuffix("pinctl.yaml:9 (apps[0].policy.pins[1])"))
+    }
+
+    @Test func anAppCoversTheHostsItListsAndTheHostsItsLibraryHasARuleFor() throws {
+        let file = try Self.load("""
+            apps:
+              - name: listed
+                library: afnetworking
+                hosts: [API.example.com]
+                policy: { mode: none }
+              - name: patterned
+                library: okhttp
+                policy: { pins: { "*.example.com": [\(Self.rootPin)] } }
+            """).get()
+        #expect(file.apps(covering: "api.example.com").map(\.name) == ["listed", "patterned"])
+        #expect(file.apps(covering: "www.example.com").map(\.name) == ["patterned"])
+        #expect(file.apps(covering: "example.com").map(\.name) == [])
+    }
+
+    @Test("every configuration error names the file, the line and the key", arguments: [
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: none}\n    colour: blue\n",
+                  line: 5, keyPath: "apps[0]", saying: "unknown key 'colour'"),
+        ErrorCase("apps:\n  - name: a\n    library: okhtp\n    policy: {}\n",
+                  line: 3, keyPath: "apps[0].library", saying: "unknown library 'okhtp'"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: none}\n  - name: a\n    library: okhttp\n    policy: {pins: {}}\n",
+                  line: 5, keyPath: "apps[1]", saying: "two apps are named a"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: publickey, pins: [sha256/AAAA]}\n",
+                  line: 4, keyPath: "apps[0].policy.pins[0]", saying: "3 bytes"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: publickey, pins: [missing/]}\n",
+                  line: 4, keyPath: "apps[0].policy.pins[0]", saying: "no such file or directory"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: pinned}\n",
+                  line: 4, keyPath: "apps[0].policy.mode", saying: "unknown mode 'pinned'"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: none, allowInvalidCertificates: yes}\n",
+                  line: 4, keyPath: "apps[0].policy.allowInvalidCertificates", saying: "expected true or false"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n",
+                  line: 2, keyPath: "apps[0]", saying: "needs a policy: (inline) or a config:"),
+        ErrorCase("apps:\n  - name: a\n    library: nsc\n    policy: {}\n",
+                  line: 4, keyPath: "apps[0].policy", saying: "nsc has no inline form"),
+        ErrorCase("apps:\n  - name: a\n    library: okhttp\n    policy: {pins: {\"*.*.example.com\": [sha256/AAAA]}}\n",
+                  line: 4, keyPath: "apps[0].policy.pins['*.*.example.com']", saying: "Unexpected pattern: *.*.example.com"),
+        ErrorCase("apps:\n  - name: a\n    library: trustkit\n    config: ios/Info.plist\n",
+                  line: 4, keyPath: "apps[0].config", saying: "not read yet"),
+        ErrorCase("version: 2\napps: []\n", line: 1, keyPath: "version", saying: "version 1"),
+        ErrorCase("apps: []\n", line: 1, keyPath: "", saying: "no apps"),
+        ErrorCase("targets: [\"api.example.com:99999\"]\napps:\n  - name: a\n    library: afnetworking\n    policy: {mode: none}\n",
+                  line: 1, keyPath: "targets[0]", saying: "99999"),
+        ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    hosts: [\"a b\"]\n    policy: {mode: none}\n",
+                  line: 4, keyPath: "apps[0].hosts[0]", saying: "contains ' '"),
+        ErrorCase("apps:\n  - name: a\n   library: afnetworking\n", line: 3, keyPath: nil, saying: "not valid YAML"),
+    ])
+    func configurationErrorsNameThePlace(_ testCase: ErrorCase) throws {
+        try Self.expectError(testCase.text, line: testCase.line, keyPath: testCase.keyPath, saying: testCase.saying)
+    }
+
+    struct ErrorCase: Sendable, CustomTestStringConvertible {
+        let text: String
+        let line: Int?
+        let keyPath: String?
+        let saying: String
+
+        init(_ text: String, line: Int?, keyPath: String?, saying: String) {
+            self.text = text
+            self.line = line
+            self.keyPath = keyPath
+            self.saying = saying
+        }
+
+        var testDescription: String { saying }
+    }
+
+    @Test func aMissingFileIsAnErrorNamingIt() {
+        #expect(throws: ConfigurationError.self) { try PolicyFile.load("/nonexistent/pinctl.yaml") }
+    }
+
+    @Test func anNSCAppReadsItsXMLRelativeToThePolicyFile() throws {
+        let xml = """
+            <network-security-config>
+              <domain-config>
+                <domain includeSubdomains="true">example.com</domain>
+                <pin-set><pin digest="SHA-256">\(LibraryCerts.bareBase64(of: "leaf.pem"))</pin></pin-set>
+              </domain-config>
+            </network-security-config>
+            """
+        let file = try Self.load("apps:\n  - name: android\n    library: nsc\n    config: res/xml/nsc.xml\n",
+                                 files: ["res/xml/nsc.xml": xml]).get()
+        #expect(file.apps(covering: "api.example.com").map(\.name) == ["android"])
+        #expect(file.apps(covering: "example.org").isEmpty, "base-config alone covers nothing")
+    }
+
+    @Test func anNSCConfigErrorNamesTheXMLFileAndLine() throws {
+        let xml = "<network-security-config>\n  <domain-config>\n    <pin-set/>\n  </domain-config>\n</network-security-config>\n"
+        switch try Self.load("apps:\n  - name: android\n    library: nsc\n    config: nsc.xml\n", files: ["nsc.xml": xml]) {
+        case .success: Issue.record("loaded")
+        case .failure(let error):
+            #expect(error.file.hasSuffix("nsc.xml"))
+            #expect(error.line == 2)
+            #expect(error.message == "No domain elements in domain-config")
+        }
+    }
+}
