@@ -6,12 +6,14 @@ import OpenSSLWrapper
 struct Pinctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pinctl",
-        abstract: "Check TLS pinning policies (AFNetworking's AFSecurityPolicy semantics) against live servers and certificate files.",
+        abstract: "Check TLS pinning as AFNetworking, Alamofire, OkHttp, TrustKit and Android apps do, against live servers "
+            + "and certificate files.",
         discussion: """
             Exit codes: 0 trusted (or done), 1 rejected by the policy, 2 usage/configuration/input error, \
             3 connection or TLS failure. With several targets the most severe wins, in the order 2, 1, 3, 0.
 
             Examples:
+              pinctl check --config pinctl.yaml
               pinctl check api.example.com:443 --mode publickey --pins pins/
               pinctl chain api.example.com
               pinctl extract api.example.com --out pins/

@@ -6,15 +6,18 @@ import PolicyEngine
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Connect to servers and evaluate the chains they present against a pinning policy.",
+        abstract: "Connect to servers and judge the chains they present by a pinning policy or a policy file.",
         discussion: """
-            The handshake itself verifies nothing: the presented chain is judged afterwards with the policy, \
-            exactly as AFSecurityPolicy would. Targets are checked concurrently; results print in the order given.
+            The handshake itself verifies nothing: the presented chain is judged afterwards by the policy, with the \
+            semantics of the library chosen (AFNetworking by default), or by every app of a policy file that covers \
+            the target. Targets are checked concurrently; results print in the order given.
 
             Examples:
+              pinctl check --config pinctl.yaml
               pinctl check api.example.com --mode publickey --pins pins/
               pinctl check api.example.com:8443 '[2001:db8::1]:443' --format json
-              pinctl check https://cdn.example.com/ --mode certificate --pins root.cer
+              pinctl check api.example.com --library okhttp --pin sha256/AAAA... \\
+                  --pin sha256/BBBB...
               pinctl check 10.0.0.5:443 --servername api.example.com --mode publickey \\
                   --pins pins/
             """

@@ -6,18 +6,20 @@ import PolicyEngine
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Evaluate certificate files offline against a pinning policy.",
+        abstract: "Judge certificate files offline by a pinning policy or a policy file.",
         discussion: """
-            The files are PEM bundles or DER, leaf first, concatenated in flag order. Use it before a rotation: \
-            will apps that pin today accept the chain you are about to deploy?
+            The files are PEM bundles or DER, leaf first, concatenated in flag order (- is standard input). Use it \
+            before a rotation: will the apps that pin today accept the chain you are about to deploy?
 
             Examples:
+              pinctl verify --config pinctl.yaml --chain next.pem --host api.example.com
               pinctl verify --chain next.pem --host api.example.com --pins pins/ \\
                   --mode publickey
+              pinctl verify --chain next.pem --host api.example.com --library trustkit \\
+                  --pins pins/ --include-subdomains
               pinctl verify --chain leaf.pem --chain intermediate.pem \\
                   --host api.example.com --mode certificate --pins root.cer \\
                   --at 2027-01-01T00:00:00Z
-              pinctl verify --chain chain.pem --ca-file my-root.pem --format json
             """
     )
 

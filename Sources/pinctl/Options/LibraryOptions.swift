@@ -5,13 +5,13 @@ import PolicyEngine
 
 /// AFSecurityPolicy's settings (DESIGN §2).
 struct AFNetworkingOptions: ParsableArguments {
-    @Option(help: "Pinning mode: none, certificate or publickey.")
+    @Option(help: "afnetworking: the pinning mode, none, certificate or publickey.")
     var mode: PinningMode = .none
 
-    @Flag(help: "DANGEROUS: accept expired, self-signed and untrusted chains, as AFNetworking's allowInvalidCertificates.")
+    @Flag(help: "afnetworking, DANGEROUS: accept expired, self-signed and untrusted chains (allowInvalidCertificates).")
     var allowInvalidCertificates = false
 
-    @Flag(help: "Do not check the host name or the leaf's TLS server usage (validatesDomainName = NO).")
+    @Flag(help: "afnetworking: do not check the host name or the leaf's TLS server usage (validatesDomainName = NO).")
     var noValidateDomainName = false
 
     /// The flags given that belong to this library.
@@ -51,17 +51,17 @@ struct AlamofireOptions: ParsableArguments {
     }
 
     @Option(help: ArgumentHelp(
-        "The evaluator: default, pinned-certificates, public-keys or disabled (default: pinned-certificates with pins, "
-            + "else default).", valueName: "kind"))
+        "alamofire: the evaluator, default, pinned-certificates, public-keys or disabled (default: "
+            + "pinned-certificates with pins, else default).", valueName: "kind"))
     var evaluator: Evaluator?
 
-    @Flag(help: "pinned-certificates: the pinned certificates become the only anchors (acceptSelfSignedCertificates).")
+    @Flag(help: "alamofire: the pinned certificates become the only anchors (acceptSelfSignedCertificates).")
     var acceptSelfSignedCertificates = false
 
-    @Flag(help: "performDefaultValidation = false (the host check, when on, still validates the chain).")
+    @Flag(help: "alamofire: performDefaultValidation = false (the host check, when on, still validates the chain).")
     var noDefaultValidation = false
 
-    @Flag(help: "validateHost = false: the host name is not checked.")
+    @Flag(help: "alamofire: validateHost = false, the host name is not checked.")
     var noValidateHost = false
 
     var given: [String] {
@@ -100,8 +100,8 @@ struct AlamofireOptions: ParsableArguments {
 /// OkHttp's pattern for the pins (DESIGN §6).
 struct OkHttpOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The CertificatePinner pattern the pins are added under: a host, *.example.com or **.example.com (default: "
-            + "the host checked).", valueName: "pattern"))
+        "okhttp: the CertificatePinner pattern the pins are added under, a host, *.example.com or **.example.com "
+            + "(default: the host checked).", valueName: "pattern"))
     var pattern: String?
 
     var given: [String] { pattern == nil ? [] : ["--pattern"] }
@@ -121,16 +121,16 @@ struct OkHttpOptions: ParsableArguments {
 /// One TrustKit pinned domain (DESIGN §6).
 struct TrustKitOptions: ParsableArguments {
     @Option(name: .customLong("trustkit-domain"), help: ArgumentHelp(
-        "The pinned domain (default: the host checked).", valueName: "domain"))
+        "trustkit: the pinned domain (default: the host checked).", valueName: "domain"))
     var domain: String?
 
-    @Flag(help: "TSKIncludeSubdomains: the pins also cover every subdomain of the pinned domain.")
+    @Flag(help: "trustkit: the pins also cover every subdomain of the pinned domain (TSKIncludeSubdomains).")
     var includeSubdomains = false
 
-    @Flag(help: "TSKEnforcePinning = NO: a pin mismatch is only reported, the connection is allowed.")
+    @Flag(help: "trustkit: a pin mismatch is only reported, the connection is allowed (TSKEnforcePinning = NO).")
     var reportOnly = false
 
-    @Option(help: ArgumentHelp("TSKExpirationDate: from the day after, pinning is off (fail-open).",
+    @Option(help: ArgumentHelp("trustkit: after 00:00 UTC of that day pinning is off, fail-open (TSKExpirationDate).",
                                valueName: "yyyy-MM-dd"))
     var expirationDate: String?
 
@@ -169,11 +169,12 @@ struct TrustKitOptions: ParsableArguments {
 /// The app's Network Security Configuration (DESIGN §6).
 struct NSCOptions: ParsableArguments {
     @Option(name: .customLong("nsc-config"), help: ArgumentHelp(
-        "The app's network_security_config.xml (@raw/ anchors are read from the raw/ folder beside its folder).",
+        "nsc: the app's network_security_config.xml (@raw/ anchors are read from the raw/ folder beside its "
+            + "folder).",
         valueName: "file"))
     var nscConfig: String?
 
-    @Flag(help: "A debuggable build: debug-overrides apply.")
+    @Flag(help: "nsc: a debuggable build, whose debug-overrides apply.")
     var debuggable = false
 
     var given: [String] { (nscConfig == nil ? [] : ["--nsc-config"]) + (debuggable ? ["--debuggable"] : []) }

@@ -14,7 +14,7 @@ struct PolicyOptions: ParsableArguments {
         valueName: "file"))
     var config: String?
 
-    @Option(help: "Whose semantics: afnetworking (default), alamofire, okhttp, trustkit or nsc.")
+    @Option(help: "Whose pinning semantics to follow (see docs/libraries.md).")
     var library: Library = .afnetworking
 
     @Option(name: .customLong("pins"), help: ArgumentHelp(
