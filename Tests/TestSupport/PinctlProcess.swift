@@ -72,7 +72,9 @@ public enum PinctlProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(5_000) }
         if process.isRunning {
-            process.terminate()
+            // SIGKILL, not terminate()'s SIGTERM: an old pinctl blocked opening a named pipe was seen to outlive
+            // SIGTERM here, and no process may outlive its test.
+            kill(process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
         group.wait()
