@@ -60,6 +60,18 @@ struct AlamofirePolicyFileTests {
         // acceptSelfSignedCertificates false: the self-signed pin is no anchor, and validation is on.
         expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api), is: .untrusted(0))
         expectAlamofire(evaluateAlamofire(policy, .valid, host: "www.example.com"), is: .noEvaluator)
+        // performDefaultValidation true: with validateHost off the chain is still validated, without the name.
+        let hostless = try Self.load("""
+            evaluators:
+              api.example.com:
+                {kind: pinned-certificates, certificates: [\(Self.cert("self-signed.pem"))], validateHost: false}
+              www.example.com: {kind: public-keys, keys: [\(Self.cert("self-signed.pem"))], validateHost: false}
+              example.com: {kind: default}
+            """)
+        expectAlamofire(evaluateAlamofire(hostless, .selfSigned, host: "api.example.com"), is: .untrusted(0))
+        expectAlamofire(evaluateAlamofire(hostless, .selfSigned, host: "www.example.com"), is: .untrusted(0))
+        // DefaultTrustEvaluator's validateHost is true: the chain of the host checked must name it.
+        expectAlamofire(evaluateAlamofire(hostless, .noSAN, host: "example.com"), is: .mismatch(0))
     }
 
     @Test func everyFlagIsRead() throws {
@@ -78,7 +90,8 @@ struct AlamofirePolicyFileTests {
               example.com: {kind: default, validateHost: false}
               API.example.com: {kind: disabled}
             """)
-        #expect(policy.evaluators.map(\.host) == ["api.example.com", "www.example.com", "example.com", "API.example.com"])
+        #expect(policy.evaluators.map(\.host)
+            == ["api.example.com", "www.example.com", "example.com", "API.example.com"])
         expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: "api.example.com"), is: .pinned(at: 0))
         expectAlamofire(evaluateAlamofire(policy, .missingIntermediate, host: "www.example.com"), is: .pinned(at: 0))
         expectAlamofire(evaluateAlamofire(policy, .noSAN, host: "example.com"), is: .validated)
@@ -93,7 +106,9 @@ struct AlamofirePolicyFileTests {
                 kind: composite
                 evaluators:
                   - {kind: public-keys, keys: [\(Self.cert("self-signed.pem"))]}
-                  - {kind: pinned-certificates, certificates: [\(Self.cert("self-signed.pem"))], acceptSelfSignedCertificates: true}
+                  - kind: pinned-certificates
+                    certificates: [\(Self.cert("self-signed.pem"))]
+                    acceptSelfSignedCertificates: true
             """)
         expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api),
                         is: AlamofireExpected.untrusted(0).within("evaluator 1 of 2 (public-keys)"))

@@ -77,7 +77,8 @@ indirect enum AlamofireSpec: Sendable, CustomStringConvertible {
             .pinnedCertificates(files.map(alamofirePin), acceptSelfSignedCertificates: acceptSelfSigned,
                                 performDefaultValidation: defaultValidation, validateHost: validateHost)
         case .keys(let files, let defaultValidation, let validateHost):
-            .publicKeys(files.map(alamofirePin), performDefaultValidation: defaultValidation, validateHost: validateHost)
+            .publicKeys(files.map(alamofirePin), performDefaultValidation: defaultValidation,
+                        validateHost: validateHost)
         case .disabled: .disabled
         case .composite(let inner): .composite(inner.map(\.evaluator))
         }

@@ -35,6 +35,12 @@ let alamofireCompositeRows: [AlamofireRow] = [
     row([.selfSignedAccepted(["intermediate-ca.pem"]), .keys(["root-ca.pem"])], .valid,
         E.keyNotPinned.within(step(2, of: 2, "public-keys"))),
     row([.pinned(["intermediate-ca.pem"]), .keys(["root-ca.pem"])], .valid, .pinned(at: 1)),
+    // New anchors make the trust evaluate again: with nothing validated after them, the chain the accessors return
+    // is built to the new anchors, not the one the store gave the evaluator before.
+    row([.standard,
+         .pinned(["intermediate-ca.pem"], acceptSelfSigned: true, defaultValidation: false, validateHost: false),
+         .keys(["root-ca.pem"], defaultValidation: false, validateHost: false)], .valid,
+        E.keyNotPinned.within(step(3, of: 3, "public-keys"))),
     // The first failure is the reason, though the second would fail too.
     row([.keys(["other-intermediate-ca.pem"]), .pinned(["other-intermediate-ca.pem"])], .valid,
         E.keyNotPinned.within(step(1, of: 2, "public-keys"))),

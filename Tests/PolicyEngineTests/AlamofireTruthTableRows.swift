@@ -142,7 +142,8 @@ let alamofireKeyRows: [AlamofireRow] =
            [keyNotPinned, .untrusted(0), .untrusted(0), .untrusted(0)])
     + keys(.expired, of: ["intermediate-ca.pem"], [.pinned(at: 1), .expired(2), .expired(2), .expired(2)])
     + keys(.selfSigned, of: ["self-signed.pem"], [.pinned(at: 0), .untrusted(0), .untrusted(0), .untrusted(0)])
-    + keys(.underExpiredRoot, of: ["expired-root-ca.pem"], [.pinned(at: 1), .untrusted(1), .untrusted(1), .untrusted(1)])
+    + keys(.underExpiredRoot, of: ["expired-root-ca.pem"],
+           [.pinned(at: 1), .untrusted(1), .untrusted(1), .untrusted(1)])
     + keys(.clientAuth, of: ["client-auth-leaf.pem"], [.pinned(at: 0), .notServer(0), .notServer(0), .notServer(0)])
     + keys(.selfSigned, of: [], Array(repeating: .noPins, count: 4))
 

@@ -135,12 +135,14 @@ struct AlamofireTruthTableTests {
     }
 
     private func pins(_ path: String) throws -> [PinnedCertificate] {
-        try CertificateParser.certificates(atPath: path).map { PinnedCertificate(certificate: $0, source: PinSource(path)) }
+        try CertificateParser.certificates(atPath: path).map {
+            PinnedCertificate(certificate: $0, source: PinSource(path))
+        }
     }
 }
 
 private extension String {
-    /// "pinned-certificates(leaf.pem; acceptSelfSigned true, …)" → "acceptSelfSigned true, …": the flags of a spec.
+    /// "pinned-certificates(leaf.pem; acceptSelfSigned true, …)" → "acceptSelfSigned true, …": a spec's flags.
     var flagsOnly: String {
         guard let open = firstIndex(of: "(") else { return self }
         let inner = self[index(after: open)...]

@@ -4,7 +4,8 @@ import TestSupport
 
 /// End-to-end: the built `pinctl verify --library alamofire`, each of its flags changing a verdict, run in `certs/`.
 @Suite struct AlamofireCommandTests {
-    static let base = ["verify", "--library", "alamofire", "--ca-file", "libraries/root-ca.pem", "--at", TestTime.nowText]
+    static let base = ["verify", "--library", "alamofire", "--ca-file", "libraries/root-ca.pem",
+                       "--at", TestTime.nowText]
     static let leafChain = ["--chain", "libraries/leaf-chain.pem", "--host", "api.example.com"]
     static let selfSigned = ["--chain", "libraries/self-signed.pem", "--host", "api.example.com"]
 
@@ -71,7 +72,8 @@ import TestSupport
         #expect(LiveRun.reasonCode(try json(other, status: 1)) == "hostname-mismatch")
         #expect(LiveRun.reasonCode(try json(other + ["--no-default-validation"], status: 1)) == "hostname-mismatch")
         #expect(Self.basis(try json(other + ["--no-validate-host"], status: 0)) == "pin-matched")
-        #expect(Self.basis(try json(["--evaluator", "default", "--no-validate-host"] + other, status: 0)) == "validated")
+        let standard = try json(["--evaluator", "default", "--no-validate-host"] + other, status: 0)
+        #expect(Self.basis(standard) == "validated")
     }
 
     @Test func publicKeysPinTheKeyNotTheCertificate() throws {
