@@ -78,6 +78,14 @@ struct AlamofireOptions: ParsableArguments {
         if acceptSelfSignedCertificates, kind != .pinnedCertificates {
             throw InputError("--accept-self-signed-certificates is a setting of the pinned-certificates evaluator")
         }
+        // DefaultTrustEvaluator(validateHost:) has no performDefaultValidation; DisabledTrustEvaluator has no flags.
+        if noDefaultValidation, kind == .standard || kind == .disabled {
+            throw InputError("--no-default-validation is a setting of the pinned-certificates and public-keys "
+                + "evaluators, not of \(kind.rawValue)")
+        }
+        if noValidateHost, kind == .disabled {
+            throw InputError("--no-validate-host: the disabled evaluator checks nothing")
+        }
         var warnings: [String] = []
         if !pins.certificates.isEmpty, kind == .standard || kind == .disabled {
             warnings.append("\(pins.certificates.count) pin(s) ignored: the \(kind.rawValue) evaluator pins nothing")

@@ -25,6 +25,19 @@ public indirect enum AlamofireEvaluator: Sendable {
         }
     }
 
+    /// Its settings under Alamofire's names, for the JSON `policy` object.
+    public var flags: [(name: String, value: Bool)] {
+        switch self {
+        case .standard(let validateHost): [("validateHost", validateHost)]
+        case .pinnedCertificates(_, let acceptSelfSigned, let performDefault, let validateHost):
+            [("acceptSelfSignedCertificates", acceptSelfSigned), ("performDefaultValidation", performDefault),
+             ("validateHost", validateHost)]
+        case .publicKeys(_, let performDefault, let validateHost):
+            [("performDefaultValidation", performDefault), ("validateHost", validateHost)]
+        case .disabled, .composite: []
+        }
+    }
+
     /// The certificates it pins, nested evaluators included.
     public var pinnedCertificates: [PinnedCertificate] {
         switch self {
@@ -40,26 +53,46 @@ public indirect enum AlamofireEvaluator: Sendable {
 struct AlamofireTrust {
     let oracle: ChainOracle
     let host: String?
-    var anchors: AnchorSet = .platform
+    /// The anchors `acceptSelfSignedCertificates` set, the only ones from then on; nil while the store is used.
+    var pinnedAnchors: [X509Certificate]?
     /// The last validation run: Apple's certificate accessors return the chain its evaluation built.
     var lastValidation: ChainValidation?
+    /// The pins that matched, in the order the evaluators ran: the first is what the verdict rests on.
+    var matches: [PinMatch] = []
+    /// Whether a validation ran and passed: a chain no evaluator validated is trusted unchecked.
+    var validated = false
     var warnings: [String] = []
 
     /// `SecTrustEvaluateWithError` under `SecPolicyCreateSSL(true, host)`: the chain, its dates, the leaf's usage, and
     /// the name when one is given.
     mutating func validate(host: String?) -> ChainValidation {
-        let validation = oracle.validate(against: anchors, checks: .server(host: host))
+        let validation = build(checks: .server(host: host))
+        lastValidation = validation
+        if validation.isValid { validated = true }
+        return validation
+    }
+
+    /// The chain the certificate accessors see: the last evaluation's, or a fresh build when none ran since the
+    /// anchors last changed (`SecTrustEvaluateIfNecessary`), valid or not.
+    mutating func builtChain() -> ChainValidation {
+        if let lastValidation { return lastValidation }
+        let validation = build(checks: .none)
         lastValidation = validation
         return validation
     }
 
-    /// The chain the certificate accessors see: the last evaluation's, or a fresh build when none ran (both flags
-    /// off), valid or not.
-    mutating func builtChain() -> ChainValidation {
-        if let lastValidation { return lastValidation }
-        let validation = oracle.validate(against: anchors, checks: .none)
-        lastValidation = validation
-        return validation
+    /// One evaluation against the trust's anchors. With pinned anchors Apple's path ends at the first anchor it
+    /// reaches, where OpenSSL goes on through the presented certificates above it (and checks them); a pinned leaf is
+    /// found only as OpenSSL's last resort. So a path that runs past an anchor is built again, ending there.
+    private func build(checks: IdentityChecks) -> ChainValidation {
+        guard let pinned = pinnedAnchors else { return oracle.validate(against: .platform, checks: checks) }
+        let anchors = AnchorSet.only(pinned, named: "the pinned certificates")
+        let first = oracle.validate(against: anchors, checks: checks)
+        guard let end = first.chain.firstIndex(where: pinned.contains), end < first.chain.count - 1 else {
+            return first
+        }
+        return oracle.validate(against: .only([first.chain[end]], named: "the pinned certificates"), checks: checks,
+                               untrusted: end <= 1 ? [] : Array(first.chain[1..<end]))
     }
 
     func reject(_ failure: VerificationFailure, _ validation: ChainValidation) -> Rejection {
@@ -72,6 +105,7 @@ struct AlamofireTrust {
         case .standard(let validateHost):
             // if validateHost { try trust.af.performValidation(forHost: host) }
             // try trust.af.performDefaultValidation(forHost: host)
+            // The host check comes first and is a full evaluation: once it passes the host-less one cannot fail.
             let validation = validate(host: validateHost ? host : nil)
             return validation.failure.map { reject($0, validation) }
 
@@ -80,17 +114,21 @@ struct AlamofireTrust {
                 return Rejection(.noPins("No certificates were found or provided for evaluation."))
             }
             // if acceptSelfSignedCertificates { try trust.af.setAnchorCertificates(certificates) }: the pinned
-            // certificates become the only anchors (SecTrustSetAnchorCertificatesOnly(true)).
+            // certificates become the only anchors (SecTrustSetAnchorCertificatesOnly(true)), and the trust must be
+            // evaluated again.
             if acceptSelfSigned {
-                anchors = .only(certificates.map(\.certificate), named: "the pinned certificates")
+                pinnedAnchors = certificates.map(\.certificate)
                 lastValidation = nil
             }
-            if let rejection = validateFlags(performDefault: performDefault, validateHost: validateHost) {
+            if let rejection = validateFlags(evaluator, performDefault: performDefault, validateHost: validateHost) {
                 return rejection
             }
-            let chain = builtChain()
-            if ChainOracle.certificateMatch(certificates, in: chain.chain) != nil { return nil }
-            return Rejection(.pinNotInChain(pins: certificates))
+            // Set(trust.af.certificateData) against Set(certificates.af.data): any overlap passes.
+            guard let match = ChainOracle.certificateMatch(certificates, in: builtChain().chain) else {
+                return Rejection(.pinNotInChain(pins: certificates))
+            }
+            matches.append(match)
+            return nil
 
         case .publicKeys(let certificates, let performDefault, let validateHost):
             // Bundle.af.publicKeys: keys Security cannot extract (not RSA or EC) are dropped by compactMap.
@@ -98,13 +136,15 @@ struct AlamofireTrust {
             guard !keys.isEmpty else {
                 return Rejection(.noPins("No public keys were found or provided for evaluation."))
             }
-            if let rejection = validateFlags(performDefault: performDefault, validateHost: validateHost) {
+            if let rejection = validateFlags(evaluator, performDefault: performDefault, validateHost: validateHost) {
                 return rejection
             }
-            let chain = builtChain()
-            let served = chain.chain.filter(KeyKinds.isRSAOrEC)
-            if ChainOracle.keyMatch(keys, in: served) != nil { return nil }
-            return Rejection(.publicKeyNotPinned(pins: keys, format: .pinctl))
+            let served = builtChain().chain.filter(KeyKinds.isRSAOrEC)
+            guard let match = ChainOracle.keyMatch(keys, in: served) else {
+                return Rejection(.publicKeyNotPinned(pins: keys, format: .pinctl))
+            }
+            matches.append(match)
+            return nil
 
         case .disabled:
             warnings.append("DisabledTrustEvaluator accepts every certificate (App Transport Security, outside "
@@ -112,7 +152,9 @@ struct AlamofireTrust {
             return nil
 
         case .composite(let evaluators):
-            // for evaluator in self { try evaluator.evaluate(trust, forHost: host) }: in order, the first throw wins.
+            // for evaluator in self { try evaluator.evaluate(trust, forHost: host) }: in order, the first throw wins;
+            // an empty list throws nothing.
+            if evaluators.isEmpty { warnings.append("an empty CompositeTrustEvaluator accepts every certificate") }
             for (index, inner) in evaluators.enumerated() {
                 if let rejection = run(inner) {
                     return rejection.within("evaluator \(index + 1) of \(evaluators.count) (\(inner.kind))")
@@ -124,7 +166,9 @@ struct AlamofireTrust {
 
     /// `performDefaultValidation` (no host) then `validateHost` (a full evaluation with the host): both validate the
     /// chain, so only with both off is it unchecked.
-    private mutating func validateFlags(performDefault: Bool, validateHost: Bool) -> Rejection? {
+    private mutating func validateFlags(_ evaluator: AlamofireEvaluator, performDefault: Bool, validateHost: Bool)
+        -> Rejection?
+    {
         if performDefault {
             let validation = validate(host: nil)
             if let failure = validation.failure { return reject(failure, validation) }
@@ -132,6 +176,10 @@ struct AlamofireTrust {
         if validateHost {
             let validation = validate(host: host)
             if let failure = validation.failure { return reject(failure, validation) }
+        }
+        if !performDefault, !validateHost {
+            warnings.append("\(evaluator.kind): performDefaultValidation and validateHost are both off: the chain, its "
+                + "dates and the host name are not checked, only the pins")
         }
         return nil
     }

@@ -43,7 +43,8 @@ public struct AlamofirePolicy: TrustPolicy {
 
     public var summary: [(String, SummaryValue)] {
         if let evaluator = evaluatorForEveryHost {
-            return [("evaluator", .text(evaluator.kind)), ("pins", .count(pins.count))]
+            return [("evaluator", .text(evaluator.kind))] + evaluator.flags.map { ($0.name, .flag($0.value)) }
+                + [("pins", .count(pins.count))]
         }
         return [("allHostsMustBeEvaluated", .flag(allHostsMustBeEvaluated)), ("evaluators", .count(evaluators.count)),
                 ("pins", .count(pins.count))]
@@ -59,16 +60,16 @@ public struct AlamofirePolicy: TrustPolicy {
         } else if let host = domain, let found = evaluators.first(where: { $0.host == host }) {
             evaluator = found.evaluator
         } else if allHostsMustBeEvaluated {
-            return .rejected(.noEvaluator(host: domain ?? "(none)"), nil, warnings: caseWarning(domain))
+            return .rejected(.noEvaluator(host: domain ?? "(none)"), nil, warnings: lookupWarnings(domain))
         } else {
             // .performDefaultHandling: URLSession validates against the system with the host.
             let validation = oracle.validate(against: .platform, checks: .server(host: domain))
             if let failure = validation.failure {
                 let reason = RejectionReason.from(failure, domain: domain, anchors: validation.anchorsDescription)
-                return .rejected(reason, validation)
+                return .rejected(reason, validation, warnings: lookupWarnings(domain))
             }
             return .trusted(.notPinned("no evaluator for \(domain ?? "this host"): URLSession's default handling"),
-                            validation, warnings: caseWarning(domain))
+                            validation, warnings: lookupWarnings(domain))
         }
         if domain == nil { warnings.append("no host name was given: validateHost checks no name") }
         var trust = AlamofireTrust(oracle: oracle, host: domain)
@@ -76,36 +77,37 @@ public struct AlamofirePolicy: TrustPolicy {
         warnings += trust.warnings
         let validation = trust.lastValidation
         if let rejection { return PolicyOutcome(.rejected(rejection), validation: validation, warnings: warnings) }
+        // The grounds: the first pin that matched, else a validation that passed, else nothing was checked
+        // (DisabledTrustEvaluator, a composite of nothing else, or none at all).
         let basis: TrustBasis
-        switch evaluator {
-        case .disabled: basis = .unchecked("DisabledTrustEvaluator")
-        case .standard: basis = .validated
-        default: basis = matchedPin(evaluator, trust).map(TrustBasis.pinMatched) ?? .validated
+        if let match = trust.matches.first {
+            basis = .pinMatched(match)
+        } else if trust.validated {
+            basis = .validated
+        } else {
+            basis = .unchecked(evaluator.kind == "disabled" ? "DisabledTrustEvaluator"
+                : "no evaluator of the composite checks anything")
         }
-        return .trusted(basis, validation ?? trust.lastValidation, warnings: warnings)
+        return .trusted(basis, validation, warnings: warnings)
     }
 
-    /// The pin that let the chain through, for the report: the first pinned certificate (or key) in the chain.
-    private func matchedPin(_ evaluator: AlamofireEvaluator, _ trust: AlamofireTrust) -> PinMatch? {
-        guard let chain = trust.lastValidation?.chain else { return nil }
-        switch evaluator {
-        case .pinnedCertificates(let certificates, _, _, _):
-            return ChainOracle.certificateMatch(certificates, in: chain)
-        case .publicKeys(let certificates, _, _):
-            return ChainOracle.keyMatch(certificates.map(\.keyPin), in: chain.filter(KeyKinds.isRSAOrEC))
-        case .composite(let inner):
-            return inner.lazy.compactMap { matchedPin($0, trust) }.first
-        default:
-            return nil
+    /// Keys that look meant for `domain` but that the dictionary lookup never matches: another case, a port, a
+    /// trailing dot, a wildcard (a literal `*`, unless the app subclasses ServerTrustManager).
+    private func lookupWarnings(_ domain: String?) -> [String] {
+        guard let domain else { return [] }
+        return evaluators.map(\.host).filter { $0 != domain && Self.looksMeant($0, for: domain) }.map { key in
+            "the evaluator for \(key) does not apply to \(domain): Alamofire looks hosts up exactly (a dictionary "
+                + "subscript: case, port, a trailing dot and * all count)"
         }
     }
 
-    /// The lookup is case-sensitive: a key that differs only in case never matches.
-    private func caseWarning(_ domain: String?) -> [String] {
-        guard let domain, let near = evaluators.first(where: { $0.host.lowercased() == domain.lowercased() }) else {
-            return []
+    private static func looksMeant(_ key: String, for domain: String) -> Bool {
+        var name = Substring(key.lowercased())
+        if let colon = name.lastIndex(of: ":"), name[name.index(after: colon)...].allSatisfy(\.isNumber) {
+            name = name[..<colon]
         }
-        return ["the evaluator for \(near.host) does not apply to \(domain): Alamofire looks hosts up exactly, "
-            + "case included"]
+        if name.hasSuffix(".") { name = name.dropLast() }
+        let host = domain.lowercased()
+        return name == host || (name.hasPrefix("*.") && host.hasSuffix(name.dropFirst()))
     }
 }
