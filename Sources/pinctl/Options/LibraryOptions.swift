@@ -115,12 +115,14 @@ struct OkHttpOptions: ParsableArguments {
     var given: [String] { pattern == nil ? [] : ["--pattern"] }
 
     func policy(_ pins: [PublicKeyPin], domain: String?) throws(InputError) -> OkHttpPolicy {
+        // OkHttp matches patterns against `HttpUrl.host`: a host HttpUrl refuses is a request the app cannot make.
+        if let domain, let error = OkHttpPattern.hostError(domain) { throw InputError("host \(domain): \(error)") }
         guard let text = pattern ?? domain else { return OkHttpPolicy(entries: []) }
         let parsed: OkHttpPattern
         do {
             parsed = try OkHttpPattern(text)
         } catch {
-            throw InputError("\(pattern == nil ? "host" : "--pattern") \(text): OkHttp refuses it: \(error.message)")
+            throw InputError("\(pattern == nil ? "host" : "--pattern") \(text): \(error.explanation)")
         }
         return OkHttpPolicy(entries: pins.map { OkHttpPolicy.Entry(pattern: parsed, pin: $0) })
     }

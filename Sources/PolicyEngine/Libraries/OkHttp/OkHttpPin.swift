@@ -1,47 +1,63 @@
-import Foundation
-
 /// OkHttp's pin strings: `sha256/BASE64` or `sha1/BASE64`, read as leniently as OkHttp reads them.
 public enum OkHttpPin {
     /// Parses a pin as `CertificatePinner.Pin` does:
     ///
-    ///     pin.startsWith("sha1/") -> ... pin.substring("sha1/".length).decodeBase64() ?: throw IllegalArgumentException("Invalid pin hash: $pin")
+    ///     pin.startsWith("sha1/") -> ... pin.substring("sha1/".length).decodeBase64()
+    ///         ?: throw IllegalArgumentException("Invalid pin hash: $pin")
     ///     pin.startsWith("sha256/") -> ... same ...
     ///     else -> throw IllegalArgumentException("pins must start with 'sha256/' or 'sha1/': $pin")
     ///
     /// okio's `decodeBase64` accepts both base64 alphabets, missing padding and whitespace, and checks no length: a
     /// pin of the wrong length is accepted and can never match (a warning says so).
     public static func parse(_ text: String, source: PinSource) throws(OkHttpPattern.Refusal) -> PublicKeyPin {
+        // UTF-16 units, as Kotlin's startsWith and substring count them.
+        let units = Array(text.utf16)
         let algorithm: SPKIHashAlgorithm
-        if text.hasPrefix("sha1/") {
+        if units.starts(with: "sha1/".utf16) {
             algorithm = .sha1
-        } else if text.hasPrefix("sha256/") {
+        } else if units.starts(with: "sha256/".utf16) {
             algorithm = .sha256
         } else {
-            throw OkHttpPattern.Refusal(message: "pins must start with 'sha256/' or 'sha1/': \(text)")
+            throw OkHttpPattern.Refusal(okhttp: "pins must start with 'sha256/' or 'sha1/': \(text)")
         }
-        guard let hash = decodeBase64(String(text.dropFirst(algorithm.rawValue.count + 1))) else {
-            throw OkHttpPattern.Refusal(message: "Invalid pin hash: \(text)")
+        guard let hash = decodeBase64(units.dropFirst(algorithm.rawValue.count + 1)) else {
+            throw OkHttpPattern.Refusal(okhttp: "Invalid pin hash: \(text)")
         }
         return PublicKeyPin(algorithm: algorithm, hash: hash, source: source)
     }
 
-    /// okio's lenient decoder: trailing `=` and whitespace dropped, whitespace inside skipped, `-`/`_` read as
-    /// `+`/`/`; nil for any other character, or one character left over after the last full group.
-    static func decodeBase64(_ text: String) -> [UInt8]? {
-        let whitespace: Set<Character> = [" ", "\t", "\n", "\r"]
-        var body = Substring(text)
-        while let last = body.last, last == "=" || whitespace.contains(last) { body = body.dropLast() }
-        var standard = ""
-        for character in body where !whitespace.contains(character) {
-            switch character {
-            case "-": standard.append("+")
-            case "_": standard.append("/")
-            case "A"..."Z", "a"..."z", "0"..."9", "+", "/": standard.append(character)
+    /// okio's `decodeBase64ToArray`, over UTF-16 code units as Kotlin reads a String: trailing `=`, `\n`, `\r`,
+    /// space and tab dropped; those four whitespace characters skipped anywhere else; `+`/`-` read as 62 and `/`/`_`
+    /// as 63; nil for any other character (an `=` inside, a non-ASCII one) or one character left over after the
+    /// last full group ("6 bits is a truncated byte!"). The unused low bits of a short last group are not checked.
+    static func decodeBase64(_ text: ArraySlice<UInt16>) -> [UInt8]? {
+        let whitespace: [UInt16] = [0x0A, 0x0D, 0x20, 0x09]
+        var units = text
+        while let last = units.last, last == 0x3D || whitespace.contains(last) { units.removeLast() }
+        var output: [UInt8] = []
+        var word: UInt32 = 0
+        var count = 0
+        for unit in units {
+            let bits: UInt32
+            switch unit {
+            case 0x41...0x5A: bits = UInt32(unit - 0x41)  // A-Z
+            case 0x61...0x7A: bits = UInt32(unit - 0x61) + 26  // a-z
+            case 0x30...0x39: bits = UInt32(unit - 0x30) + 52  // 0-9
+            case 0x2B, 0x2D: bits = 62  // + -
+            case 0x2F, 0x5F: bits = 63  // / _
+            case _ where whitespace.contains(unit): continue
             default: return nil
             }
+            word = (word << 6 | bits) & 0xFF_FFFF
+            count += 1
+            if count % 4 == 0 { output += [UInt8(word >> 16), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)] }
         }
-        guard standard.count % 4 != 1 else { return nil }
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        switch count % 4 {
+        case 1: return nil
+        case 2: output.append(UInt8(word >> 4 & 0xFF))
+        case 3: output += [UInt8(word >> 10 & 0xFF), UInt8(word >> 2 & 0xFF)]
+        default: break
+        }
+        return output
     }
 }

@@ -11,7 +11,9 @@ import OpenSSLWrapper
 ///     for (peerCertificate in peerCertificates) { ... if (pin.hash == sha256) return // Success!
 ///
 /// The cleaned chain is the chain built to a trusted anchor: it holds a store root the server did not send and drops
-/// strays, as OpenSSL's built chain does.
+/// strays, as OpenSSL's built chain does. (On the JVM, `BasicCertificateChainCleaner` also refuses a cleaned chain of
+/// more than 10 certificates and climbs past a trusted anchor that is not self-signed; Android's cleaner returns the
+/// platform's verified chain. pinctl follows the built chain.)
 public struct OkHttpPolicy: TrustPolicy {
     /// One `add(pattern, pin)`, in the order the app's builder made them.
     public struct Entry: Sendable {
@@ -49,7 +51,8 @@ public struct OkHttpPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { !matchingPins(for: host).isEmpty }
 
-    /// `findMatchingPins`: the pins of every pattern matching the canonical host, pooled in order.
+    /// `findMatchingPins`: the pins of every pattern matching the host (canonicalised as `HttpUrl` does), pooled in
+    /// insertion order; a pin under two matching patterns appears twice, as in OkHttp's failure message.
     public func matchingPins(for host: String) -> [PublicKeyPin] {
         guard let canonical = OkHttpPattern.canonicalHost(host) else { return [] }
         return entries.filter { $0.pattern.matches(canonicalHost: canonical) }.map(\.pin)
@@ -59,30 +62,50 @@ public struct OkHttpPolicy: TrustPolicy {
         var warnings = entries.compactMap { entry -> String? in
             guard entry.pin.hash.count != entry.pin.algorithm.length else { return nil }
             return "the pin \(entry.pin.text) (\(entry.pin.source)) has \(entry.pin.hash.count) bytes where "
-                + "\(entry.pin.algorithm.rawValue) has \(entry.pin.algorithm.length): OkHttp accepts it, and it can never match"
+                + "\(entry.pin.algorithm.rawValue) has \(entry.pin.algorithm.length): OkHttp accepts it, and it can "
+                + "never match"
         }
-        // The platform's trust manager, then OkHostnameVerifier: both run before any pin is looked at.
-        let validation = oracle.validate(against: .platform, checks: .server(host: domain))
+        // ConnectPlan.connectTls: the handshake (the platform's trust manager), then
+        // `address.hostnameVerifier.verify(address.url.host, sslSocketSession)`, and only then
+        // `certificatePinner.check`: an untrusted chain or a wrong host fails whatever the pins say.
+        let validation = oracle.validate(against: .platform, checks: .server(host: domain.map(Self.nameToVerify)))
         if let failure = validation.failure {
             let reason = RejectionReason.from(failure, domain: domain, anchors: validation.anchorsDescription)
             return .rejected(reason, validation, warnings: warnings)
         }
         guard let domain else {
-            warnings.append("no host name was given: OkHttp matches its patterns against the URL's host, so no pin applied")
+            warnings.append("no host name was given: OkHttp matches its patterns against the URL's host, so no pin "
+                + "applied")
             return .trusted(.notPinned("no host name to match a pattern against"), validation, warnings: warnings)
         }
-        let pins = matchingPins(for: domain)
-        guard !pins.isEmpty else {
-            if domain.hasSuffix("."), !matchingPins(for: String(domain.dropLast())).isEmpty {
-                // okhttp#9724: a host written with its trailing dot matches no pattern, so it is not pinned.
-                warnings.append("\(domain) ends with a dot: OkHttp matches no pattern against it, so its pins do not apply")
-            }
-            return .trusted(.notPinned("no pattern matches \(domain)"), validation, warnings: warnings)
+        guard let host = OkHttpPattern.canonicalHost(domain) else {
+            let why = OkHttpPattern.hostError(domain) ?? "it has no canonical form"
+            warnings.append("host \(domain): \(why); no pattern can match it")
+            return .trusted(.notPinned("no pattern can match \(domain)"), validation, warnings: warnings)
         }
+        let pins = matchingPins(for: host)
+        guard !pins.isEmpty else {
+            if host.hasSuffix("."), !matchingPins(for: String(host.dropLast())).isEmpty {
+                // `findMatchingPins` compares the host as written: `example.com.` matches neither `example.com` nor
+                // `**.example.com`, while OkHostnameVerifier accepts the name (okhttp#9724, open at 5.4.0).
+                warnings.append("host \(host) ends with a dot: OkHttp applies no pins to it (okhttp#9724), though "
+                    + "\(host.dropLast()) is pinned")
+            }
+            return .trusted(.notPinned("no pattern matches \(host)"), validation, warnings: warnings)
+        }
+        // `check` returns on the first certificate of the cleaned chain whose SPKI SHA-256 or SHA-1 equals a pin.
         if let match = ChainOracle.keyMatch(pins, in: validation.chain) {
             return .trusted(.pinMatched(match), validation, warnings: warnings)
         }
-        let host = OkHttpPattern.canonicalHost(domain) ?? domain
         return .rejected(.publicKeyNotPinned(pins: pins, format: .okhttp(host: host)), validation, warnings: warnings)
+    }
+
+    /// The name OpenSSL checks the leaf against. OkHostnameVerifier makes both the host and the certificate's names
+    /// absolute (`a.com` and `a.com.` are one name) where X509_check_host refuses a trailing dot: one is dropped.
+    ///
+    /// Other differences from OkHostnameVerifier, left as OpenSSL has them (rare): a `*.com` SAN matches `a.com` for
+    /// OkHttp, not for OpenSSL (two labels after the star); an IPv4-mapped IPv6 SAN equals the IPv4 host for OkHttp.
+    static func nameToVerify(_ domain: String) -> String {
+        domain.hasSuffix(".") && !domain.hasSuffix("..") ? String(domain.dropLast()) : domain
     }
 }
