@@ -67,7 +67,7 @@ public enum PinctlProcess {
         let errData = Captured()
         let group = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
-            DispatchQueue.global().async(group: group) { sink.data = pipe.fileHandleForReading.readDataToEndOfFile() }
+            DispatchQueue.global().async(group: group) { sink.data = Self.readToEnd(pipe.fileHandleForReading.fileDescriptor) }
         }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(5_000) }
@@ -82,6 +82,23 @@ public enum PinctlProcess {
             status: process.terminationStatus,
             stdout: String(decoding: outData.data, as: UTF8.self),
             stderr: String(decoding: errData.data, as: UTF8.self))
+    }
+}
+
+extension PinctlProcess {
+    /// Everything a pipe delivers until end of file. read(2) in a loop that retries EINTR: Foundation's
+    /// readDataToEndOfFile was seen to crash with "Interrupted system call" under load.
+    static func readToEnd(_ fd: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 }
 

@@ -57,14 +57,14 @@ enum InlinePolicies {
                 do {
                     parsed = try OkHttpPattern(pattern)
                 } catch {
-                    throw pins.error("OkHttp refuses this pattern: \(error.message)")
+                    throw pins.error("the pattern \(pattern): \(error.explanation)")
                 }
                 for pinValue in try pins.sequenceOrScalar() {
                     do {
                         entries.append(.init(pattern: parsed, pin: try OkHttpPin.parse(try pinValue.string(),
                                                                                        source: pinValue.pinSource)))
                     } catch let refusal as OkHttpPattern.Refusal {
-                        throw pinValue.error("OkHttp refuses this pin: \(refusal.message)")
+                        throw pinValue.error("the pin: \(refusal.explanation)")
                     } catch let error as ConfigurationError {
                         throw error
                     } catch {

@@ -30,7 +30,10 @@ struct TargetReport: Sendable {
         let fields = policy.summary.map { key, value -> String in
             switch value {
             case .text(let text): return key == "mode" ? "mode \(text)" : "\(key) \(text)"
-            case .count(let count): return "\(count) \(key == "pins" ? "pin(s)" : key)"
+            case .count(let count):
+                // "3 pin(s)", "1 pattern", "2 domains": the count before the field's name.
+                if key == "pins" { return "\(count) pin(s)" }
+                return "\(count) " + (count == 1 && key.hasSuffix("s") ? String(key.dropLast()) : key)
             case .flag(let on): return on ? key : ""
             }
         }
