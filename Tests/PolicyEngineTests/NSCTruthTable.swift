@@ -109,6 +109,8 @@ let nscTruthTable: [NSCCase] = [
     NSCCase("most_specific.xml", "example.com", .leaf, .rejected("public-key-not-pinned")),
     NSCCase("most_specific.xml", "www.example.com", .leaf, .pinned(at: 1)),
     NSCCase("most_specific.xml", "WWW.Example.COM.", .leaf, .pinned(at: 1)),
+    // One trailing dot is dropped, not two: "www.example.com." matches no domain (the CLI refuses such a host).
+    NSCCase("most_specific.xml", "www.example.com..", .leaf, .rejected("untrusted-chain", at: 1)),
     NSCCase("most_specific.xml", "api.example.com", .leaf, .pinned(at: 2)),
     NSCCase("most_specific.xml", "x.api.example.com", .wildcard, .pinned(at: 2)),
     NSCCase("most_specific.xml", "y.example.com", .wildcard, .rejected("public-key-not-pinned")),

@@ -50,11 +50,11 @@ public struct NSCPolicy: TrustPolicy {
     static let platformDefault = [NetworkSecurityConfig.CertificatesSource(kind: .system, overridePins: false)]
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
-        // The config is chosen for the normalized host, and the name is checked without its trailing dot: the HTTP
-        // stacks' hostname verifiers (OkHttp's, which HttpsURLConnection uses too) compare absolute names, so
-        // "api.example.com." is valid wherever "api.example.com" is.
+        // The config is chosen for the normalized host (configChain normalizes it, once), and the name is checked
+        // on it too: the HTTP stacks' hostname verifiers (OkHttp's, which HttpsURLConnection uses too) compare
+        // absolute names, so "api.example.com." is valid wherever "api.example.com" is.
+        let chain = config.configChain(for: domain)
         let host = domain.map(NetworkSecurityConfig.normalizedHost)
-        let chain = config.configChain(for: host)
         var warnings: [String] = []
         if domain == nil, !config.domainConfigs.isEmpty {
             warnings.append("no host name was given: base-config applies (Android refuses a host-less check when "
