@@ -38,6 +38,8 @@ enum NSCChain: String, Sendable {
     case wildcard = "wildcard-leaf-chain.pem"
     /// leaf-under-expired-root alone, under expired-root-ca (expired 2025-01-01).
     case underExpiredRoot = "leaf-under-expired-root.pem"
+    /// self-signed.pem alone (api.example.com, valid until 2125; @raw/self_signed).
+    case selfSigned = "self-signed.pem"
 
     var certificates: [X509Certificate] { LibraryCerts.load(rawValue) }
 }
@@ -185,6 +187,9 @@ let nscTruthTable: [NSCCase] = [
     NSCCase("expired_anchor.xml", "api.example.com", .underExpiredRoot, .notPinned),
     NSCCase("expired_anchor.xml", "www.example.com", .underExpiredRoot, .pinned(at: 1)),
     NSCCase("expired_anchor.xml", "api.example.com", .leaf, .rejected("untrusted-chain", at: 1)),
+    NSCCase("self_signed_anchor.xml", "api.example.com", .selfSigned, .notPinned),
+    NSCCase("self_signed_anchor.xml", "api.example.com", .selfSigned, .notPinned, at: "2200-01-01T00:00:00Z"),
+    NSCCase("self_signed_anchor.xml", "www.example.com", .selfSigned, .rejected("untrusted-chain", at: 0)),
 
     // debug-overrides: nothing in a release build; in a debuggable one @raw/debug_ca joins every config and
     // bypasses the pins.

@@ -11,7 +11,8 @@ struct NSCTruthTableFixtures {
     static let rawCopies: [(String, [String])] = [
         ("corp_root.pem", ["expired-root-ca.pem"]), ("debug_ca.pem", ["other-root-ca.pem"]),
         ("expired_root.pem", ["expired-root-ca.pem"]), ("other_root.pem", ["other-root-ca.pem"]),
-        ("other_root_der.der", ["other-root-ca.pem"]), ("store_root.pem", ["root-ca.pem"]),
+        ("other_root_der.der", ["other-root-ca.pem"]), ("self_signed.pem", ["self-signed.pem"]),
+        ("store_root.pem", ["root-ca.pem"]),
         ("two_roots.pem", ["other-root-ca.pem", "expired-root-ca.pem"]), ("uploads_ca.der", ["root-ca.pem"]),
     ]
 
