@@ -11,6 +11,8 @@ public struct NetworkSecurityConfig: Sendable {
             case system
             /// `user`: the user-installed CAs of a device, which pinctl cannot see.
             case user
+            /// `wfa` (newer AOSP): the Wi-Fi Alliance's roots on the device, which pinctl cannot see either.
+            case wfa
             /// `@raw/NAME`: certificates bundled with the app.
             case resource(name: String, certificates: [X509Certificate])
         }
@@ -28,6 +30,7 @@ public struct NetworkSecurityConfig: Sendable {
             switch kind {
             case .system: "system"
             case .user: "user"
+            case .wfa: "wfa"
             case .resource(let name, _): name
             }
         }
@@ -101,8 +104,7 @@ extension NetworkSecurityConfig {
     /// base-config. Empty when nothing but the platform defaults applies.
     public func configChain(for host: String?) -> [Config] {
         var best: (chain: [Config], length: Int, exact: Bool)?
-        if var name = host?.lowercased(), !name.isEmpty {
-            if name.hasSuffix(".") { name.removeLast() }
+        if let name = host.map(Self.normalizedHost), !name.isEmpty {
             func visit(_ config: Config, parents: [Config]) {
                 let chain = [config] + parents
                 for domain in config.domains {
@@ -118,6 +120,14 @@ extension NetworkSecurityConfig {
             for config in domainConfigs { visit(config, parents: base.map { [$0] } ?? []) }
         }
         return best?.chain ?? (base.map { [$0] } ?? [])
+    }
+
+    /// The host as `getConfigForHostname` matches it: `hostname.toLowerCase(Locale.US)`, then "Normalize hostname by
+    /// removing trailing . if present, all Domain hostnames are absolute" (one dot only).
+    public static func normalizedHost(_ host: String) -> String {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name
     }
 
     /// Whether a domain-config names `host` (base-config alone covers every host, so it does not count).
