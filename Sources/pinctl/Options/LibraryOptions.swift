@@ -130,8 +130,8 @@ struct TrustKitOptions: ParsableArguments {
     @Flag(help: "TSKEnforcePinning = NO: a pin mismatch is only reported, the connection is allowed.")
     var reportOnly = false
 
-    @Option(help: ArgumentHelp("TSKExpirationDate: from the day after, pinning is off (fail-open).",
-                               valueName: "yyyy-MM-dd"))
+    @Option(help: ArgumentHelp(
+        "TSKExpirationDate: once past 00:00 UTC of that day, pinning is off (fail-open).", valueName: "yyyy-MM-dd"))
     var expirationDate: String?
 
     var given: [String] {

@@ -6,9 +6,9 @@ import OpenSSLWrapper
 /// `-[TSKPinningValidator evaluateTrust:forHostname:]`, in order: look the domain up; an expired entry is not pinned
 /// (`[expirationDate compare:[NSDate date]] == NSOrderedAscending`, strictly after); an exclusion is not pinned;
 /// otherwise `verifyPublicKeyPin`: the system's evaluation with `SecPolicyCreateSSL(YES, hostname)` must pass, then
-/// the evaluated chain is hashed from the root down. Not pinned means `NSURLSessionAuthChallengePerformDefaultHandling`:
-/// the system's own evaluation with the host. With `TSKEnforcePinning` NO only `TSKTrustEvaluationFailedNoMatchingPin`
-/// is allowed; every other failure blocks.
+/// the evaluated chain is hashed from the root down, and a key it cannot hash blocks. Not pinned means
+/// `NSURLSessionAuthChallengePerformDefaultHandling`: the system's own evaluation with the host. With
+/// `TSKEnforcePinning` NO only `TSKTrustEvaluationFailedNoMatchingPin` is allowed; every other failure blocks.
 public struct TrustKitPolicy: TrustPolicy {
     /// `TSKPinnedDomains`, in the order written.
     public let domains: [(name: String, policy: TrustKitDomainPolicy)]
@@ -32,16 +32,23 @@ public struct TrustKitPolicy: TrustPolicy {
     public var pins: [Pin] { domains.flatMap { $0.policy.publicKeyHashes.map(Pin.key) } }
 
     public var summary: [(String, SummaryValue)] {
-        [("domains", .count(domains.count)), ("pins", .count(domains.reduce(0) { $0 + $1.policy.publicKeyHashes.count }))]
+        let pinCount = domains.reduce(0) { $0 + $1.policy.publicKeyHashes.count }
+        return [("domains", .count(domains.count)), ("pins", .count(pinCount))]
     }
 
-    public func hasRule(for host: String) -> Bool { Self.lookup(host: host, in: domains) != nil }
+    public func hasRule(for host: String) -> Bool { pinnedDomain(for: host) != nil }
+
+    /// The `TSKPinnedDomains` key whose entry applies to `host` (an exclusion or an expired entry included), or nil.
+    public func pinnedDomain(for host: String) -> String? { Self.lookup(host: host, in: domains)?.name }
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
         let entry = domain.flatMap { Self.lookup(host: $0, in: domains) }
         guard let entry, let host = domain else {
-            return defaultHandling(oracle, domain: domain, because: "no pinned domain covers \(domain ?? "a missing host")")
+            let why = "no pinned domain covers \(domain ?? "a missing host")"
+            let nearMisses = domain.flatMap(nearMiss).map { [$0] } ?? []
+            return defaultHandling(oracle, domain: domain, because: why, warnings: nearMisses)
         }
+        // [expirationDate compare:[NSDate date]] == NSOrderedAscending: expired strictly after 00:00 UTC of the day.
         if let expiration = entry.policy.expirationDate, oracle.context.time > expiration {
             let day = Timestamp.day(expiration)
             return defaultHandling(oracle, domain: host, failOpen: true,
@@ -75,14 +82,28 @@ public struct TrustKitPolicy: TrustPolicy {
     }
 
     /// `NSURLSessionAuthChallengePerformDefaultHandling`: the system's evaluation with the host, nothing pinned.
-    private func defaultHandling(_ oracle: ChainOracle, domain: String?, failOpen: Bool = false, because why: String)
-        -> PolicyOutcome
-    {
+    private func defaultHandling(
+        _ oracle: ChainOracle, domain: String?, failOpen: Bool = false, because why: String, warnings: [String] = []
+    ) -> PolicyOutcome {
         let validation = oracle.validate(against: .platform, checks: .server(host: domain))
         if let failure = validation.failure {
             return .rejected(RejectionReason.from(failure, domain: domain, anchors: validation.anchorsDescription),
-                             validation)
+                             validation, warnings: warnings)
         }
-        return .trusted(failOpen ? .failedOpen(why) : .notPinned(why), validation, warnings: failOpen ? [why] : [])
+        return .trusted(failOpen ? .failedOpen(why) : .notPinned(why), validation,
+                        warnings: warnings + (failOpen ? [why] : []))
+    }
+
+    /// For a host no policy covers: the warning when it is unpinned only because of case or a trailing dot. TrustKit
+    /// compares names exactly (an NSDictionary key, then `isSubdomain`'s suffix test), so `API.example.com` and
+    /// `api.example.com.` miss the policy of `api.example.com`, and a key `API.example.com` matches no lowercase host.
+    private func nearMiss(_ host: String) -> String? {
+        var normalized = host.lowercased()
+        if normalized.hasSuffix(".") { normalized.removeLast() }
+        let lowered = domains.map { (name: $0.name.lowercased(), policy: $0.policy) }
+        guard let near = Self.lookup(host: normalized, in: lowered) else { return nil }
+        let written = domains.first { $0.name.lowercased() == near.name }?.name ?? near.name
+        return "\(host) is not pinned: TrustKit matches host names exactly (case and a trailing dot count), so the "
+            + "policy of \(written) does not apply to it"
     }
 }
