@@ -15,9 +15,6 @@ public struct TrustKitPolicy: TrustPolicy {
     /// Hosts the app talks to besides its pinned domains (policy files only).
     public let hosts: [String]
 
-    /// The keys TrustKit can hash (TSKSPKIHashCache.m `isKeySupported`, RSA 3072 since 3.0.5).
-    static let hashableKeys: Set<String> = ["RSA 2048", "RSA 3072", "RSA 4096", "ECDSA P-256", "ECDSA P-384"]
-
     /// Checks the configuration as TrustKit does at launch.
     public init(domains: [(name: String, policy: TrustKitDomainPolicy)], hosts: [String] = [])
         throws(TrustKitConfigurationError)
@@ -63,22 +60,29 @@ public struct TrustKitPolicy: TrustPolicy {
             return .rejected(RejectionReason.from(failure, domain: host, anchors: validation.anchorsDescription),
                              validation)
         }
-        // for (int i = certificateChainLen - 1; i >= 0; i--): root first; a key it cannot hash blocks at once.
+        // for (int i = certificateChainLen - 1; i >= 0; i--): root first; a key it cannot hash blocks at once
+        // (return TSKTrustEvaluationErrorCouldNotGenerateSpkiHash), before any pin nearer the leaf is looked at.
+        var warnings: [String] = []
         for certificate in validation.chain.reversed() {
-            guard Self.hashableKeys.contains(certificate.keyDescription) else {
-                return .rejected(.unsupportedKey(certificate, key: certificate.keyDescription), validation)
-            }
-            if let pin = entry.policy.publicKeyHashes.first(where: { $0.matches(certificate) }) {
-                let match = PinMatch(source: pin.source, pin: pin.text, certificate: certificate)
-                return .trusted(.pinMatched(match), validation)
+            switch TrustKitKeyHash.form(of: certificate) {
+            case .unsupported:
+                return .rejected(.unsupportedKey(certificate, key: certificate.keyDescription), validation,
+                                 warnings: warnings)
+            case .reencoded:
+                warnings.append(TrustKitKeyHash.reencodedWarning(certificate))
+            case .der:
+                if let pin = entry.policy.publicKeyHashes.first(where: { $0.matches(certificate) }) {
+                    let match = PinMatch(source: pin.source, pin: pin.text, certificate: certificate)
+                    return .trusted(.pinMatched(match), validation, warnings: warnings)
+                }
             }
         }
         let reason = RejectionReason.publicKeyNotPinned(pins: entry.policy.publicKeyHashes, format: .pinctl)
         guard entry.policy.enforcePinning else {
             let why = "enforcePinning is off for \(entry.name): no pin matched, and TrustKit only reports it"
-            return .trusted(.failedOpen(why), validation, warnings: [why])
+            return .trusted(.failedOpen(why), validation, warnings: warnings + [why])
         }
-        return .rejected(reason, validation)
+        return .rejected(reason, validation, warnings: warnings)
     }
 
     /// `NSURLSessionAuthChallengePerformDefaultHandling`: the system's evaluation with the host, nothing pinned.
