@@ -44,7 +44,7 @@ struct ExtractCommand: ParsableCommand {
         do {
             chosen = try select(from: presented, store: store)
         } catch {
-            fail(error.description)
+            try fail(error.description)
         }
         let files = chosen.enumerated().map { index, certificate in
             (name: String(format: "%02d-", index) + Self.fileName(for: certificate) + ".cer", certificate: certificate)
@@ -56,7 +56,7 @@ struct ExtractCommand: ParsableCommand {
         do {
             try writer.write(outputs, force: force)
         } catch {
-            fail(error.description)
+            try fail(error.description)
         }
         if !quiet {
             for (name, _) in outputs { print((out as NSString).appendingPathComponent(name)) }
@@ -94,8 +94,9 @@ struct ExtractCommand: ParsableCommand {
         return trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
     }
 
-    private func fail(_ message: String) -> Never {
+    /// Ends the command by throwing, not by exit(), so that what `run` holds is released first (see `Pinctl.main`).
+    private func fail(_ message: String) throws -> Never {
         Terminal.error(message)
-        Foundation.exit(ExitStatus.inputError.rawValue)
+        try ExitStatus.inputError.exit()
     }
 }

@@ -24,22 +24,27 @@ struct Pinctl: ParsableCommand {
     static func main() {
         // OpenSSL writes with write(): a peer that closed must not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        let status: Int32
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
             var command = try parseAsRoot()
             try command.run()
+            return
         } catch {
-            exit(withStatusFor: error)
+            status = report(error)
         }
+        // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift
+        // tags with enum cases, so what is still alive at exit() can read as leaked.
+        Foundation.exit(status)
     }
 
-    /// Prints ArgumentParser's message for `error` and exits with DESIGN §3's code (usage errors are 2, not 64).
-    static func exit(withStatusFor error: Error) -> Never {
+    /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).
+    static func report(_ error: Error) -> Int32 {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { print(message) }
-            Foundation.exit(0)
+            return 0
         }
         if !message.isEmpty { Terminal.printError(message) }
         if !(error is ExitCode), wantsJSON(CommandLine.arguments) {
@@ -51,7 +56,7 @@ struct Pinctl: ParsableCommand {
         // ExitCode a command threw on purpose may carry it.
         let status = code == .failure && !(error is ExitCode)
             ? ExitStatus.inputError : ExitStatus.fromArgumentParser(code)
-        Foundation.exit(status.rawValue)
+        return status.rawValue
     }
 }
 
