@@ -27,23 +27,28 @@ struct Pinctl: ParsableCommand {
     static func main() {
         // OpenSSL writes with write(): a peer that closed must not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        let status: Int32
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
             // Arguments with every byte kept, so a file name that is not UTF-8 still names the same file.
             var command = try parseAsRoot(Array(PathBytes.arguments().dropFirst()))
             try command.run()
+            return
         } catch {
-            exit(withStatusFor: error)
+            status = report(error)
         }
+        // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift
+        // tags with enum cases, so what is still alive at exit() can read as leaked.
+        Foundation.exit(status)
     }
 
-    /// Prints ArgumentParser's message for `error` and exits with DESIGN §3's code (usage errors are 2, not 64).
-    static func exit(withStatusFor error: Error) -> Never {
+    /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).
+    static func report(_ error: Error) -> Int32 {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { print(message) }
-            Foundation.exit(0)
+            return 0
         }
         // ArgumentParser's message quotes what the user typed: each of its lines is made safe.
         if !message.isEmpty {
@@ -59,7 +64,7 @@ struct Pinctl: ParsableCommand {
         // ExitCode a command threw on purpose may carry it.
         let status = code == .failure && !(error is ExitCode)
             ? ExitStatus.inputError : ExitStatus.fromArgumentParser(code)
-        Foundation.exit(status.rawValue)
+        return status.rawValue
     }
 }
 

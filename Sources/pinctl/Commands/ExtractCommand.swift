@@ -94,6 +94,7 @@ struct ExtractCommand: ParsableCommand {
         return trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
     }
 
+    /// Ends the command by throwing, not by exit(), so that what `run` holds is released first (see `Pinctl.main`).
     private func fail(_ message: String) throws -> Never {
         Terminal.error(message)
         try ExitStatus.inputError.exit()
