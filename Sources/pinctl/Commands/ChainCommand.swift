@@ -50,6 +50,7 @@ struct ChainCommand: ParsableCommand {
             members.append(("chain", .array(chain.enumerated().map {
                 CertificateDescription($0.element, at: time).json(presented: $0.offset < presented.count)
             })))
+            members.append(("warnings", .array(built.warnings.map { .string($0) })))
             print(JSONValue.object(members).serialized)
         case .text:
             print(Terminal.paint(source.label, .bold) + (tls.map { "  (\($0.version), \($0.cipher))" } ?? ""))
@@ -63,6 +64,7 @@ struct ChainCommand: ParsableCommand {
             } else {
                 print(Terminal.paint("verifies", .green) + " against " + Terminal.safe(store.origin))
             }
+            built.warnings.forEach(Terminal.warning)
         }
     }
 
