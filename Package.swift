@@ -17,7 +17,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "OpenSSLWrapper", dependencies: ["COpenSSL"]),
+        .target(name: "Transport"),
+        .target(name: "OpenSSLWrapper", dependencies: ["COpenSSL", "Transport"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",

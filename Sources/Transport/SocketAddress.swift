@@ -22,7 +22,7 @@ package struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// Calls `body` with the address as connect(2) takes it; the pointer must not escape.
-    func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    package func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         bytes.withUnsafeBytes { raw in
             // The buffer was copied from a sockaddr of exactly this length; rebinding reads it back as one.
             raw.withMemoryRebound(to: sockaddr.self) { body($0.baseAddress!, socklen_t(raw.count)) }
@@ -38,8 +38,18 @@ package struct SocketAddress: Sendable, CustomStringConvertible {
                         NI_NUMERICHOST | NI_NUMERICSERV)
         }
         guard result == 0 else { return "(unprintable address: \(String(cString: gai_strerror(result))))" }
-        let name = String(nulTerminated: host)
-        let port = String(nulTerminated: service)
+        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let port = String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
+    }
+}
+
+extension SocketAddress {
+    /// Whether `text` is an IPv4 or IPv6 literal (without brackets): such a host is never looked up.
+    package static func isIPLiteral(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        // inet_pton reads a C string: a NUL would hide the rest of the name, so such a name is no address.
+        return !text.utf8.contains(0) && (inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1)
     }
 }

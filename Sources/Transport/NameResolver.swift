@@ -29,7 +29,7 @@ package enum NameResolver {
     ) throws(TLSConnectionError) -> [SocketAddress] {
         let target = TargetName(host: host, port: port)
         let outcome: Result<[SocketAddress], LookupFailure>
-        if DomainName(host).isIPAddress {
+        if SocketAddress.isIPLiteral(host) {
             outcome = getaddrinfoLookup(host, port, family, numericOnly: true)
         } else {
             guard let answer = Self.answer(lookup, host, port, family, deadline) else {

@@ -24,28 +24,28 @@ package struct Deadline: Sendable {
     package var remaining: Duration { max(end - .now, .zero) }
 
     /// Time left for poll(2), rounded up so a wait never ends just before the deadline and spins.
-    var pollMilliseconds: Int32 {
+    package var pollMilliseconds: Int32 {
         let (whole, fraction) = remaining.components
         let milliseconds = whole * 1000 + (fraction + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: milliseconds)
     }
 
     /// "2 s", "1.5 s": the allowance as the user wrote it.
-    var allowance: String {
+    package var allowance: String {
         seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }
 
 /// Waiting for a socket to become readable or writable, never past a deadline.
-enum SocketWait {
-    enum Outcome {
+package enum SocketWait {
+    package enum Outcome {
         /// The socket is ready, or has an error or hang-up the next call will report.
         case ready
         case timedOut
         case failed(errno: Int32)
     }
 
-    static func wait(_ fd: Int32, for events: Int32, until deadline: Deadline) -> Outcome {
+    package static func wait(_ fd: Int32, for events: Int32, until deadline: Deadline) -> Outcome {
         while true {
             let milliseconds = deadline.pollMilliseconds
             guard milliseconds > 0 else { return .timedOut }

@@ -1,10 +1,10 @@
 import Glibc
 
 /// A connected, non-blocking TCP socket, owning its file descriptor.
-final class TCPConnection {
-    let fd: Int32
+package final class TCPConnection {
+    package let fd: Int32
     /// The address this socket connected (or is connecting) to.
-    let peer: SocketAddress
+    package let peer: SocketAddress
 
     private init(fd: Int32, peer: SocketAddress) {
         self.fd = fd
@@ -18,7 +18,7 @@ final class TCPConnection {
     ///
     /// When every address fails, the error is the last one's: with "localhost" resolving to ::1 then 127.0.0.1,
     /// that is the one the user most likely meant.
-    static func connect(
+    package static func connect(
         to addresses: [SocketAddress], target: TargetName, deadline: Deadline
     ) throws(TLSConnectionError) -> TCPConnection {
         var lastFailure = TLSConnectionError(.refused, "cannot connect to \(target): no address to try")
@@ -83,10 +83,10 @@ final class TCPConnection {
 }
 
 /// An errno value read at the failing call, with its text.
-struct Errno: Error, CustomStringConvertible {
-    let value: Int32
+package struct Errno: Error, CustomStringConvertible {
+    package let value: Int32
 
-    init(_ value: Int32) { self.value = value }
+    package init(_ value: Int32) { self.value = value }
 
-    var description: String { String(cString: strerror(value)) }
+    package var description: String { String(cString: strerror(value)) }
 }
