@@ -8,6 +8,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
+#include <openssl/ocsp.h>
 #include <openssl/pem.h>
 #include <openssl/sha.h>
 #include <openssl/ssl.h>
@@ -70,6 +71,24 @@ static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *
 static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *ctx, void *arg) {
     return SSL_CTX_set_tlsext_servername_arg(ctx, arg);
 }
+// Per-connection settings of the TLS client: one protocol version, one key type, a stapled OCSP response (`check`
+// edges and revocation).
+static inline long COpenSSLShim_SSL_set_min_proto_version(SSL *ssl, int version) {
+    return SSL_set_min_proto_version(ssl, version);
+}
+static inline long COpenSSLShim_SSL_set_max_proto_version(SSL *ssl, int version) {
+    return SSL_set_max_proto_version(ssl, version);
+}
+static inline long COpenSSLShim_SSL_set1_sigalgs_list(SSL *ssl, const char *list) {
+    return SSL_set1_sigalgs_list(ssl, list);
+}
+static inline long COpenSSLShim_SSL_set_tlsext_status_type(SSL *ssl, int type) {
+    return SSL_set_tlsext_status_type(ssl, type);
+}
+static inline long COpenSSLShim_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const unsigned char **response) {
+    return SSL_get_tlsext_status_ocsp_resp(ssl, response);
+}
+
 static inline void COpenSSLShim_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
 static inline void COpenSSLShim_BIO_set_retry_write(BIO *bio) { BIO_set_retry_write(bio); }
 static inline void COpenSSLShim_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }

@@ -26,6 +26,10 @@ public struct TLSConnectionError: Error, Sendable, CustomStringConvertible {
         case handshake
         /// The handshake completed but the server presented no certificate.
         case noCertificate = "no-certificate"
+        /// The HTTP proxy could not be reached, or refused or failed the CONNECT; the message names it.
+        case proxy
+        /// The STARTTLS upgrade before the handshake failed: not offered, refused, or a peer that broke off.
+        case startTLS = "starttls"
     }
 
     public let kind: Kind

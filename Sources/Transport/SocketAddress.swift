@@ -1,7 +1,7 @@
 import Glibc
 
 /// One resolved IPv4 or IPv6 socket address, copied out of getaddrinfo's list so that list is freed at once.
-package struct SocketAddress: Sendable, CustomStringConvertible {
+public struct SocketAddress: Sendable, CustomStringConvertible {
     /// `AF_INET` or `AF_INET6`.
     package let family: Int32
     /// The raw `sockaddr_in` or `sockaddr_in6`.
@@ -30,17 +30,45 @@ package struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// "127.0.0.1:443" or "[::1]:443", numeric, as messages and `TLSHandshakeResult.peerAddress` show it.
-    package var description: String {
+    public var description: String {
+        let (name, port) = numeric
+        return family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
+    }
+
+    /// The address alone, numeric, without brackets: "127.0.0.1", "::1".
+    public var host: String { numeric.host }
+
+    private var numeric: (host: String, port: String) {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
         let result = withSockaddr { address, length in
             getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
                         NI_NUMERICHOST | NI_NUMERICSERV)
         }
-        guard result == 0 else { return "(unprintable address: \(String(cString: gai_strerror(result))))" }
-        let name = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let port = String(decoding: service.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
+        guard result == 0 else { return ("(unprintable address: \(String(cString: gai_strerror(result))))", "?") }
+        return (Self.text(host), Self.text(service))
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// An IPv4 or IPv6 literal (brackets allowed) with a port; nil for anything else. No lookup is made.
+    public init?(ipLiteral text: String, port: UInt16) {
+        var literal = text
+        if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
+        guard Self.isIPLiteral(literal) else { return nil }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(literal, String(port), &hints, &list) == 0 else { return nil }
+        // The list is ours (+1): copied, then freed here.
+        defer { freeaddrinfo(list) }
+        guard let entry = list, let raw = entry.pointee.ai_addr,
+            let address = SocketAddress(raw, length: entry.pointee.ai_addrlen)
+        else { return nil }
+        self = address
     }
 }
 

@@ -14,6 +14,20 @@ package final class TCPConnection {
     // The SSL using this descriptor is freed before its connection: SSL_set_bio/SSL_free never close it.
     deinit { close(fd) }
 
+    /// This end's address as an SMTP address literal (RFC 5321 §4.1.3): "[192.0.2.1]", "[IPv6:2001:db8::1]".
+    package var localAddressLiteral: String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let address = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> SocketAddress? in
+                guard getsockname(fd, raw, &length) == 0 else { return nil }
+                return SocketAddress(raw, length: length)
+            }
+        }
+        guard let address else { return "[127.0.0.1]" }
+        return address.family == AF_INET6 ? "[IPv6:\(address.host)]" : "[\(address.host)]"
+    }
+
     /// Connects to each address in turn until one accepts, all within `deadline`.
     ///
     /// When every address fails, the error is the last one's: with "localhost" resolving to ::1 then 127.0.0.1,

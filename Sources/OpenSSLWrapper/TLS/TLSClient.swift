@@ -13,23 +13,31 @@ public enum TLSClient {
     public static func handshake(
         host: String, port: UInt16, options: TLSConnectOptions
     ) throws(TLSConnectionError) -> TLSHandshakeResult {
-        try handshake(host: host, port: port, options: options, lookup: NameResolver.systemLookup)
+        try handshake(host: host, port: port, options: options, deadline: Deadline(seconds: options.timeout))
     }
 
     /// `handshake(host:port:options:)` with a stand-in for getaddrinfo, for tests (IP literals never use it).
     package static func handshake(
         host: String, port: UInt16, options: TLSConnectOptions, lookup: @escaping NameResolver.Lookup
     ) throws(TLSConnectionError) -> TLSHandshakeResult {
-        let deadline = Deadline(seconds: options.timeout)
+        try handshake(host: host, port: port, options: options, deadline: Deadline(seconds: options.timeout),
+                      lookup: lookup)
+    }
+
+    /// The handshake within a deadline the caller set, which several connections may share (the edges of one
+    /// target); `options.timeout` is not read.
+    package static func handshake(
+        host: String, port: UInt16, options: TLSConnectOptions, deadline: Deadline,
+        lookup: @escaping NameResolver.Lookup = NameResolver.systemLookup
+    ) throws(TLSConnectionError) -> TLSHandshakeResult {
         // Lenient about "[::1]": brackets belong to URLs and host:port notation, not to the address.
         let host = DomainName(host).value
         let target = TargetName(host: host, port: port)
-        let addresses = try NameResolver.resolve(
-            host: host, port: port, family: options.family, deadline: deadline, lookup: lookup)
-        let connection = try TCPConnection.connect(to: addresses, target: target, deadline: deadline)
+        let connection = try Connector.open(
+            host: host, port: port, route: options.route, family: options.family, domain: options.serverName,
+            deadline: deadline, lookup: lookup)
         let context = try TLSContext.client.get()
-        return try handshake(over: connection, context: context, serverName: sniName(options.serverName),
-                             target: target, deadline: deadline)
+        return try handshake(over: connection, context: context, options: options, target: target, deadline: deadline)
     }
 
     /// The SNI to send: none for nil, empty or an IP literal (RFC 6066 allows only host names).
@@ -40,8 +48,10 @@ public enum TLSClient {
 
     /// The SSL* lives only in this function: created, driven to the end of the handshake, shut down and freed.
     private static func handshake(
-        over connection: TCPConnection, context: TLSContext, serverName: String?, target: TargetName, deadline: Deadline
+        over connection: TCPConnection, context: TLSContext, options: TLSConnectOptions, target: TargetName,
+        deadline: Deadline
     ) throws(TLSConnectionError) -> TLSHandshakeResult {
+        let serverName = sniName(options.serverName)
         OpenSSLError.clearQueue()
         defer { OpenSSLError.clearQueue() }
         let trace = SocketTrace(fd: connection.fd)
@@ -56,6 +66,7 @@ public enum TLSClient {
             SSL_set_bio(ssl, bio, bio)
             SSL_set_connect_state(ssl)
             request.observe(ssl)
+            try apply(options, to: ssl, target: target)
             if let serverName, COpenSSLShim_SSL_set_tlsext_host_name(ssl, serverName) != 1 {
                 throw TLSConnectionError(.handshake, "cannot send \(serverName) as the server name (SNI) to \(target)")
             }
@@ -67,6 +78,8 @@ public enum TLSClient {
                 try drive(ssl, trace: trace, target: target, deadline: deadline)
             } catch where request.wasReceived {
                 failure = error
+            } catch {
+                throw narrowed(error, options)
             }
 
             let presented: [X509Certificate]
@@ -83,10 +96,12 @@ public enum TLSClient {
             // Best effort: one close_notify, without waiting for the server's (a non-blocking call returns at once).
             // Never after a fatal error, which OpenSSL forbids.
             if failure == nil { _ = SSL_shutdown(ssl) }
-            return TLSHandshakeResult(
+            var result = TLSHandshakeResult(
                 presented: presented, protocolVersion: version, cipher: cipher ?? "(none)",
                 peerAddress: connection.peer.description, clientCertificateRequested: request.wasReceived,
                 handshakeFailure: failure)
+            if options.requestsOCSPStaple { result.stapledOCSPResponse = stapledResponse(ssl) }
+            return result
         }
     }
 
@@ -115,7 +130,7 @@ public enum TLSClient {
         }
     }
 
-    private static func setupFailure(_ operation: String) -> TLSConnectionError {
+    static func setupFailure(_ operation: String) -> TLSConnectionError {
         TLSConnectionError(.handshake, "cannot set up TLS: \(OpenSSLError.drain(operation))")
     }
 }

@@ -11,6 +11,15 @@ public struct TLSConnectOptions: Sendable {
     /// Which address families to resolve and connect to.
     public var family: AddressFamily
 
+    /// How the server is reached: fixed addresses, an HTTP proxy, a STARTTLS upgrade.
+    public var route = Route()
+    /// The only key type whose certificate the client accepts (`--key-types`); nil accepts RSA and ECDSA.
+    public var keyType: CertificateKeyType?
+    /// The only protocol version offered (`--tls`); nil offers TLS 1.2 and 1.3.
+    public var version: TLSProtocolVersion?
+    /// Whether to ask for a stapled OCSP response (the status_request extension).
+    public var requestsOCSPStaple = false
+
     public init(serverName: String?, timeout: Double, family: AddressFamily) {
         self.serverName = serverName
         self.timeout = timeout
@@ -37,6 +46,8 @@ public struct TLSHandshakeResult: Sendable {
     /// Why the handshake did not complete, when the server asked for a client certificate, got none and ended it
     /// after presenting its chain; nil when the handshake completed.
     public let handshakeFailure: TLSConnectionError?
+    /// The OCSP response the server stapled (DER), when one was asked for and sent; nothing about it checked yet.
+    public var stapledOCSPResponse: [UInt8]? = nil
 
     /// Whether the client's side of the handshake completed.
     public var handshakeCompleted: Bool { handshakeFailure == nil }

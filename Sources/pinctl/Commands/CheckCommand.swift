@@ -30,6 +30,7 @@ struct CheckCommand: ParsableCommand {
     var targets: [Target] = []
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Edges") var edges: EdgeOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How many targets to check at once.", valueName: "n"))
     var jobs: Int = 16
@@ -63,12 +64,14 @@ struct CheckCommand: ParsableCommand {
 
         let progress = Progress(total: targets.count, enabled: targets.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
         var summary = BreakageSummary()
+        let checker = TargetChecker(connection: connection, edges: edges, judge: judge)
         let statuses = ConcurrentRunner.run(count: targets.count, jobs: jobs, work: { index in
-            check(targets[index], judge: judge)
-        }, inOrder: { (index: Int, outcome: CheckOutcome) -> ExitStatus in
+            checker.check(targets[index])
+        }, inOrder: { (index: Int, outcomes: [CheckOutcome]) -> ExitStatus in
             progress.clear()
-            let status = outcome.emit(with: reporter)
-            if case .judged(_, .reports(let reports)) = outcome, judge.isPolicyFile { summary.add(reports) }
+            let status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
+            for case .judged(_, .reports(let reports), _) in outcomes where judge.isPolicyFile { summary.add(reports) }
+            if edges.splitsTargets { reporter.emitEdgeSummary(EdgeSummary(outcomes)) }
             progress.advance(to: index + 1)
             return status
         })
@@ -78,31 +81,26 @@ struct CheckCommand: ParsableCommand {
         if status != .trusted { try status.exit() }
     }
 
-    private func check(_ target: Target, judge: Judge) -> CheckOutcome {
-        let domain = connection.domain(for: target)
-        do {
-            let result = try connection.handshake(with: target)
-            let judgement = judge.judge(target: target.description, domain: domain, presented: result.presented,
-                                        tls: TLSInfo(result))
-            return .judged(target: target.description, judgement)
-        } catch {
-            return .failed(target: target.description, domain: domain, error: error)
-        }
-    }
 }
 
-/// One target's result: the reports of the policies that judged its chain, or why none could.
+/// One target's (or one edge's) result: the reports of the policies that judged its chain, or why none could.
 enum CheckOutcome: Sendable {
-    case judged(target: String, Judge.Judgement)
-    case failed(target: String, domain: String, error: TLSConnectionError)
+    case judged(target: String, Judge.Judgement, edge: Edge? = nil)
+    case failed(target: String, domain: String, error: TLSConnectionError, edge: Edge? = nil)
+    /// The target could not be checked as given (a proxy setting that cannot be used).
+    case inputError(target: String, message: String)
 
     func emit(with reporter: Reporter) -> ExitStatus {
         switch self {
-        case .judged(let target, let judgement):
+        case .judged(let target, let judgement, _):
             return reporter.emit(judgement, target: target)
-        case .failed(let target, let domain, let error):
-            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: error.message)
+        case .failed(let target, let domain, let error, let edge):
+            let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
+            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: message, edge: edge)
             return .connectionFailure
+        case .inputError(let target, let message):
+            reporter.emitError(target: target, domain: nil, code: "input", message: message)
+            return .inputError
         }
     }
 }

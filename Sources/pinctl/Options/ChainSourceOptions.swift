@@ -30,12 +30,8 @@ struct ChainSourceOptions: ParsableArguments {
     /// The presented certificates, leaf first, and the TLS parameters when they came from a live server.
     func load() throws(SourceError) -> (certificates: [X509Certificate], tls: TLSInfo?) {
         if let target {
-            do {
-                let result = try connection.handshake(with: target)
-                return (result.presented, TLSInfo(result))
-            } catch {
-                throw .connection(error)
-            }
+            let result = try connection.handshake(with: target)
+            return (result.presented, TLSInfo(result))
         }
         do {
             return (try ChainFiles.certificates(chainFiles), nil)

@@ -18,21 +18,49 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .customShort("6"), help: "Connect over IPv6 only.")
     var ipv6Only = false
 
+    @Option(name: .customLong("resolve"), help: ArgumentHelp(
+        "Use these addresses for HOST:PORT instead of DNS, tried in order (curl's form); repeatable.",
+        valueName: "host:port:addr[,addr...]"))
+    var resolveEntries: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Connect through this HTTP proxy with CONNECT (default: https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY as "
+            + "curl reads them, minus no_proxy/NO_PROXY; '' for none).",
+        valueName: "http://[user:pass@]host:port"))
+    var proxy: String?
+
+    @Option(help: ArgumentHelp(
+        "Upgrade a plain-text session to TLS first: smtp, imap, pop3, ftp, xmpp, postgres, ldap, or auto (by "
+            + "well-known port).",
+        valueName: "protocol"))
+    var starttls: StartTLSChoice?
+
     func validate() throws {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout \(timeout): must be more than 0 and at most 3600 seconds") }
         guard !(ipv4Only && ipv6Only) else { throw ValidationError("-4 and -6 exclude each other") }
         if let servername, let problem = DomainName.syntaxError(servername) {
             throw ValidationError("--servername \(servername): \(problem)")
         }
+        _ = try resolved()
+        if let proxy, !proxy.isEmpty { _ = try ProxyServer(parsing: proxy, origin: "--proxy") }
     }
 
     /// The domain a target is checked against: `--servername`, or the target's host.
     func domain(for target: Target) -> String { servername ?? target.host }
 
-    /// Connects and returns what the server presented; failures carry DESIGN §2's error codes.
-    func handshake(with target: Target) throws(TLSConnectionError) -> TLSHandshakeResult {
-        let family: AddressFamily = ipv4Only ? .ipv4 : ipv6Only ? .ipv6 : .any
-        let options = TLSConnectOptions(serverName: domain(for: target), timeout: timeout, family: family)
-        return try TLSClient.handshake(host: target.host, port: target.port, options: options)
+    /// Connects and returns what the server presented; failures carry DESIGN §2's error codes, and a proxy setting
+    /// that cannot be used is an input error.
+    func handshake(with target: Target) throws(SourceError) -> TLSHandshakeResult {
+        let options: TLSConnectOptions
+        do {
+            options = try connectOptions(for: target)
+        } catch {
+            throw .input(error)
+        }
+        do {
+            return try TLSClient.handshake(host: target.host, port: target.port, options: options)
+        } catch {
+            throw .connection(error)
+        }
     }
 }

@@ -72,20 +72,22 @@ struct Reporter {
     }
 
     /// When no evaluation could happen: `verdict: error` with DESIGN §2's code.
-    func emitError(target: String?, domain: String?, code: String, message: String) {
+    func emitError(target: String?, domain: String?, code: String, message: String, edge: Edge? = nil) {
         if output.format == .json {
-            print(Self.errorObject(target: target, domain: domain, code: code, message: message).serialized)
+            print(Self.errorObject(target: target, domain: domain, code: code, message: message, edge: edge).serialized)
         }
         Terminal.error(message)
     }
 
     /// The JSON of an `error` verdict; without a target (the command line itself was wrong) only verdict and reason.
-    static func errorObject(target: String?, domain: String?, code: String, message: String) -> JSONValue {
+    static func errorObject(target: String?, domain: String?, code: String, message: String, edge: Edge? = nil)
+        -> JSONValue
+    {
         let identity: [(String, JSONValue)] = target.map { [("target", .string($0)), ("domain", JSONValue(domain))] } ?? []
         return .object(identity + [
             ("verdict", .string("error")),
             ("reason", .object([("code", .string(code)), ("message", .string(message))])),
-        ])
+        ] + (edge.map { [("edge", $0.json)] } ?? []))
     }
 
     private func text(_ report: TargetReport) -> String {
@@ -100,6 +102,7 @@ struct Reporter {
     private func headerLines(_ report: TargetReport) -> [String] {
         let domain = report.domain.map { " for \(Terminal.safe($0))" } ?? " (no domain checked)"
         var lines = [Terminal.paint(report.target, .bold) + domain]
+        if let edge = report.edge { lines.append("  edge: " + Terminal.safe(edge.label)) }
         if let tls = report.tls {
             lines.append("  \(tls.version), \(tls.cipher)")
             if let note = tls.clientCertificateNote { lines.append("  " + note) }

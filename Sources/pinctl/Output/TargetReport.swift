@@ -19,6 +19,8 @@ struct TargetReport: Sendable {
     let tls: TLSInfo?
     /// The app of a policy file; nil for a policy given by flags.
     var app: AppIdentity? = nil
+    /// The edge the chain came from, when `check` split the target into edges.
+    var edge: Edge? = nil
 
     var warnings: [String] { extraWarnings + evaluation.warnings }
 
@@ -80,6 +82,7 @@ struct TargetReport: Sendable {
         if let tls {
             members.append(("tls", tls.json))
         }
+        if let edge { members.append(("edge", edge.json)) }
         members.append(("chain", .array(evaluation.chain.enumerated().map { index, certificate in
             CertificateDescription(certificate, at: evaluation.time).json(presented: index < evaluation.presentedCount)
         })))

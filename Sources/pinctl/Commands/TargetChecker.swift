@@ -1,0 +1,84 @@
+import OpenSSLWrapper
+import PolicyEngine
+
+/// Checks one target: splits it into its edges, connects to each (at once, all within the target's one
+/// `--timeout`), and judges each presented chain.
+struct TargetChecker: Sendable {
+    let connection: ConnectionOptions
+    let edges: EdgeOptions
+    let judge: Judge
+
+    /// Edges of one target checked at once; more wait for a free slot.
+    static let parallelEdges = 16
+
+    /// One outcome per edge, in the order address × key type × version.
+    func check(_ target: Target) -> [CheckOutcome] {
+        let name = target.description
+        let domain = connection.domain(for: target)
+        let deadline = Deadline(seconds: connection.timeout)
+        let base: TLSConnectOptions
+        do {
+            base = try connection.connectOptions(for: target)
+        } catch {
+            return [.inputError(target: name, message: error.description)]
+        }
+        let planned: [Edge]
+        do {
+            planned = try plan(target, route: base.route, deadline: deadline)
+        } catch {
+            return [.failed(target: name, domain: domain, error: error)]
+        }
+        let split = edges.splitsTargets
+        return ConcurrentRunner.run(count: planned.count, jobs: min(planned.count, Self.parallelEdges), work: { index in
+            var edge = planned[index]
+            var options = base
+            if let address = edge.address, let socket = SocketAddress(ipLiteral: address, port: target.port) {
+                options.route.addresses = [socket]
+            }
+            options.keyType = edge.keyType
+            options.version = edge.version
+            let result: TLSHandshakeResult
+            do throws(TLSConnectionError) {
+                result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
+                                                 deadline: deadline)
+            } catch {
+                return .failed(target: name, domain: domain, error: error, edge: split ? edge : nil)
+            }
+            if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
+            let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
+        }, inOrder: { _, outcome in outcome })
+    }
+
+    /// The edges of a target: every address (`--all-addresses`: `--resolve`'s, else DNS's, within the deadline)
+    /// × every key type × every version; one edge with nothing chosen when the target is not split.
+    private func plan(_ target: Target, route: Route, deadline: Deadline) throws(TLSConnectionError) -> [Edge] {
+        var addresses: [String?] = [nil]
+        if edges.allAddresses {
+            var found = route.addresses ?? []
+            if route.addresses == nil {
+                found = try NameResolver.resolve(host: DomainName(target.host).value, port: target.port,
+                                                 family: connection.family, deadline: deadline)
+            }
+            addresses = found.map(\.host)
+        }
+        // validate() has checked both lists.
+        let keyTypes: [CertificateKeyType?] = (try? edges.keyTypes()).flatMap { $0.isEmpty ? nil : $0 } ?? [nil]
+        let versions: [TLSProtocolVersion?] = (try? edges.versions()).flatMap { $0.isEmpty ? nil : $0 } ?? [nil]
+        return addresses.flatMap { address in
+            keyTypes.flatMap { keyType in versions.map { Edge(address: address, keyType: keyType, version: $0) } }
+        }
+    }
+}
+
+extension Judge.Judgement {
+    /// The same judgement with every report naming its edge.
+    func on(_ edge: Edge) -> Judge.Judgement {
+        guard case .reports(let reports) = self else { return self }
+        return .reports(reports.map { report in
+            var named = report
+            named.edge = edge
+            return named
+        })
+    }
+}
