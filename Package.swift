@@ -43,6 +43,7 @@ let package = Package(
             ]
         ),
         .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper"], path: "Tests/TestSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "OpenSSLWrapperTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
         .testTarget(name: "PolicyEngineTests", dependencies: ["PolicyEngine", "OpenSSLWrapper", "TestSupport"]),
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),

@@ -145,7 +145,10 @@ package enum PeerText {
     /// not printable ASCII are left to the renderer, which escapes them.
     package static func quote(_ bytes: [UInt8], limit: Int = 160) -> String {
         let line = bytes.prefix { $0 != 0x0D && $0 != 0x0A }
-        guard !line.isEmpty else {
+        // Text is quoted; control characters or bytes that are not UTF-8 mean it is not text.
+        let isText = line.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
+            && String(validating: line, as: UTF8.self) != nil
+        guard !line.isEmpty, isText else {
             return bytes.isEmpty ? "nothing" : "bytes " + hex(bytes)
         }
         let text = String(decoding: line.prefix(limit), as: UTF8.self)

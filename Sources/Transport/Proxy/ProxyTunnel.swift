@@ -47,6 +47,12 @@ enum ProxyTunnel {
     static func failure(
         _ error: SocketStream.Failure, proxy: ProxyServer, what: String, deadline: Deadline, partial: [UInt8]
     ) -> TLSConnectionError {
+        // Whatever came before the failure, if it is not even a status line, is the first thing wrong.
+        if !partial.isEmpty, status(of: Array(partial.prefix { $0 != 0x0D && $0 != 0x0A })) == nil,
+            partial.contains(0x0A) || partial.count >= 12 {
+            return TLSConnectionError(.proxy, "\(proxy) answered \(what) with something that is not HTTP: "
+                + PeerText.quote(partial))
+        }
         switch error {
         case .timedOut(let received):
             let detail = received == 0 ? "" : ": it sent \(PeerText.quote(partial)), then stalled"
