@@ -12,8 +12,12 @@ public struct PolicyFile: Sendable {
         /// Hosts it talks to besides those its policy names.
         public let hosts: [String]
         public let policy: any TrustPolicy
+        /// The policy file and the line the app's entry starts on.
+        public let file: String
+        public let line: Int?
+
         /// Where the app is written: `pinctl.yaml:12`.
-        public let location: String
+        public var location: String { line.map { "\(file):\($0)" } ?? file }
 
         /// DESIGN §7: an app covers a target when its library's host rules give it a policy for that host, or the
         /// target is in its `hosts`.
@@ -150,7 +154,7 @@ public struct PolicyFile: Sendable {
             throw value.error("app \(name) needs a policy: (inline) or a config: (the file the app ships)")
         }
         return App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
-                   location: "\(value.file):\(value.line ?? 0)")
+                   file: value.file, line: value.line)
     }
 
     /// A path of the policy file, relative to the file's folder unless absolute.
