@@ -28,7 +28,7 @@ public enum NativeConfiguration {
         case .nsc:
             let config = try NSCXMLReader.read(path, debuggable: settings.debuggable)
             return Reading(policy: NSCPolicy(config: config, debuggable: settings.debuggable, hosts: settings.hosts),
-                           notes: [])
+                           notes: config.notes)
         case .trustkit:
             let (policy, notes) = try TrustKitConfigurationReader.read(path, hosts: settings.hosts)
             return Reading(policy: policy, notes: notes)
