@@ -33,6 +33,17 @@ public struct TrustKitPolicy: TrustPolicy {
         return [("domains", .count(domains.count)), ("pins", .count(pinCount))]
     }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        guard let host, let entry = Self.lookup(host: host, in: domains) else {
+            return .none("no pinned domain covers \(host ?? "a missing host")")
+        }
+        guard !entry.policy.excludeSubdomainFromParentPolicy else {
+            return .none("\(host) is excluded from its parent's policy")
+        }
+        return AppliedPins(entry.policy.publicKeyHashes.map { .init(.key($0), .key) },
+                           expiration: entry.policy.expirationDate, reportOnly: !entry.policy.enforcePinning)
+    }
+
     public func hasRule(for host: String) -> Bool { pinnedDomain(for: host) != nil }
 
     /// The `TSKPinnedDomains` key whose entry applies to `host` (an exclusion or an expired entry included), or nil.
