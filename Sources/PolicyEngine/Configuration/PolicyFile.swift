@@ -144,8 +144,9 @@ public struct PolicyFile: Sendable {
             let file = resolve(try config.string(), relativeTo: directory)
             do {
                 policy = try NativeConfiguration.read(file, library: library, settings: settings).policy
-            } catch let error where error.file == file && error.line == nil {
-                // A file that cannot be read at all: say where the policy file names it.
+            } catch let error where error.file == file && error.line == nil && error.keyPath == nil {
+                // A file that cannot be read at all: say where the policy file names it. (A plist's errors have a key
+                // path but no line: they stay in the plist.)
                 throw config.error(error.message)
             }
         case (.some, .some):

@@ -84,6 +84,9 @@ struct ConfigImportCommand: ParsableCommand {
         if verbose { reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
         let content: AppEntryWriter.Content
         switch library {
+        // An empty TSKConfiguration (TrustKit inert) has no inline form: an inline policy needs a pinned domain.
+        case .trustkit where (reading.policy as? TrustKitPolicy)?.domains.isEmpty == true:
+            content = .config(path: file, library: library, settings: settings)
         case .trustkit, .okhttp: content = .inline(reading.policy)
         default: content = .config(path: file, library: library, settings: settings)
         }

@@ -55,15 +55,6 @@ public enum NativeConfiguration {
     }
 }
 
-/// TrustKit's `TSKConfiguration`: in an Info.plist (XML or binary), or that dictionary alone as a plist or JSON.
-public enum TrustKitConfigurationReader {
-    public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
-        -> (policy: TrustKitPolicy, notes: [String])
-    {
-        throw ConfigurationError(file: path, message: "reading TrustKit's configuration is not implemented yet")
-    }
-}
-
 /// OkHttp's `CertificatePinner.Builder()` calls in Kotlin or Java, or a `pattern sha256/…` text list.
 public enum OkHttpSourceReader {
     public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)

@@ -58,15 +58,6 @@ public enum NativeExport {
     }
 }
 
-/// Writes TrustKit's `TSKConfiguration`.
-public enum TrustKitConfigurationWriter {
-    public static func write(_ policy: PortablePolicy, json: Bool, losses: inout ExportLosses) throws(ExportError)
-        -> [UInt8]
-    {
-        throw ExportError("writing TrustKit's configuration is not implemented yet")
-    }
-}
-
 /// Writes OkHttp's `CertificatePinner` as Kotlin, Java or a text list.
 public enum OkHttpSourceWriter {
     public static func write(_ policy: PortablePolicy, format: NativeExport.Format, losses: inout ExportLosses)

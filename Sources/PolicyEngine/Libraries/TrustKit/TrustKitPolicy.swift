@@ -24,6 +24,15 @@ public struct TrustKitPolicy: TrustPolicy {
         self.hosts = hosts
     }
 
+    private init(unchecked domains: [(name: String, policy: TrustKitDomainPolicy)], hosts: [String]) {
+        self.domains = domains
+        self.hosts = hosts
+    }
+
+    /// An empty `TSKConfiguration`: TrustKit never parses it (`if (self && [trustKitConfig count] > 0)`) and stays
+    /// inert, so no host is pinned and each gets the system's own evaluation.
+    public static func inert(hosts: [String] = []) -> TrustKitPolicy { TrustKitPolicy(unchecked: [], hosts: hosts) }
+
     public var library: Library { .trustkit }
 
     public var pins: [Pin] { domains.flatMap { $0.policy.publicKeyHashes.map(Pin.key) } }
