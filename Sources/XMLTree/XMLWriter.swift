@@ -27,7 +27,9 @@ public enum XMLDocumentWriter {
         defer { xmlFreeDoc(document) }
         for comment in comments {
             // The comment belongs to the document once added as its child.
-            guard let node = xmlNewDocComment(document, comment) else { fatalError("xmlNewDocComment: out of memory") }
+            guard let node = xmlNewDocComment(document, commentText(comment)) else {
+                fatalError("xmlNewDocComment: out of memory")
+            }
             xmlAddChild(UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self), node)
         }
         let element = node(root, in: document)
@@ -54,9 +56,20 @@ public enum XMLDocumentWriter {
                 // xmlNewDocText copies the text; serialization escapes it.
                 xmlAddChild(node, xmlNewDocText(document, text))
             case .comment(let text):
-                xmlAddChild(node, xmlNewDocComment(document, text))
+                xmlAddChild(node, xmlNewDocComment(document, commentText(text)))
             }
         }
         return node
+    }
+
+    /// A comment may hold no "--" and may not end with "-" (XML 1.0 §2.5): libxml2 writes it verbatim, and a name
+    /// such as `xn--bcher-kva.com` would make the document unreadable.
+    static func commentText(_ text: String) -> String {
+        var safe = ""
+        for character in text {
+            if character == "-", safe.last == "-" { safe.append(" ") }
+            safe.append(character)
+        }
+        return safe.last == "-" ? safe + " " : safe
     }
 }

@@ -198,3 +198,22 @@ import TestSupport
         }
     }
 }
+
+extension ConfigImportExportTests {
+    @Test func aLossyExportOfAPunycodeNameStillReadsAsXML() throws {
+        try TemporaryDirectory.with { directory in
+            let file = try directory.write("pinctl.yaml", text: """
+                apps:
+                  - name: sdk
+                    library: okhttp
+                    policy: { pins: { "*.xn--bcher-kva.com": [\(LibraryCerts.pin(of: "leaf.pem")), \(LibraryCerts.pin(of: "root-ca.pem"))] } }
+                """)
+            let out = directory.path("nsc.xml")
+            let exported = try PinctlProcess.run(["config", "export", "--config", file, "--app", "sdk", "--to", "nsc",
+                                                  "--lossy", "--out", out])
+            #expect(exported.status == 0, "\(exported)")
+            let imported = try PinctlProcess.run(["config", "import", out, "--library", "nsc"])
+            #expect(imported.status == 0, "the dropped name in a comment keeps the XML readable: \(imported)")
+        }
+    }
+}
