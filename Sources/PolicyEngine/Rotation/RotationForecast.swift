@@ -12,9 +12,8 @@ public enum RotationEvent: String, Sendable, CaseIterable {
     /// The whole chain.
     case newCA = "new-ca"
 
-    /// Whether the event replaces the certificate at `position` of a chain of `count`, and whether its key too.
-    func replaces(position: Int, of count: Int) -> (certificate: Bool, key: Bool) {
-        let isRoot = position == count - 1 && count > 1
+    /// Whether the event replaces the certificate at `position` (a root when `isRoot`), and whether its key too.
+    func replaces(position: Int, isRoot: Bool) -> (certificate: Bool, key: Bool) {
         switch self {
         case .renewLeaf: return (position == 0, false)
         case .rekeyLeaf: return (position == 0, position == 0)
@@ -64,7 +63,7 @@ public struct RotationForecast: Sendable {
             }
             let survives = attribution.contains { pin in
                 guard let position = pin.position else { return false }
-                let change = event.replaces(position: position, of: chain.count)
+                let change = event.replaces(position: position, isRoot: Self.isRoot(position, of: chain))
                 // A key pin survives a new certificate for the same key.
                 return pin.pin.comparison == .key ? !change.key : !change.certificate
             }
@@ -75,10 +74,18 @@ public struct RotationForecast: Sendable {
         breakingEvent = breaking
         switch breaking {
         case .renewLeaf?, .rekeyLeaf?: breaksOn = chain.first?.notAfter
-        case .newIntermediate?: breaksOn = chain.dropFirst().dropLast().map(\.notAfter).min() ?? chain.first?.notAfter
+        case .newIntermediate?:
+            let intermediates = chain.indices.dropFirst().filter { !Self.isRoot($0, of: chain) }.map { chain[$0].notAfter }
+            breaksOn = intermediates.min() ?? chain.first?.notAfter
         case .newCA?: breaksOn = chain.last?.notAfter
         case nil: breaksOn = nil
         }
+    }
+
+    /// The root: the last certificate of a chain longer than the leaf, when it is self-signed. A chain that ends at a
+    /// pinned intermediate has no root in it, and a new intermediate replaces that anchor.
+    public static func isRoot(_ position: Int, of chain: [X509Certificate]) -> Bool {
+        position > 0 && position == chain.count - 1 && chain[position].isSelfSigned
     }
 
     public func outcome(_ event: RotationEvent) -> RotationOutcome {

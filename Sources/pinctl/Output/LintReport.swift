@@ -12,9 +12,8 @@ struct LintReport {
 
     /// "leaf", "intermediate" or "root" for a position of the built chain.
     func role(_ position: Int) -> String {
-        let count = evaluation.builtChain.count
         if position == 0 { return "leaf" }
-        return position == count - 1 ? "root" : "intermediate"
+        return RotationForecast.isRoot(position, of: evaluation.builtChain) ? "root" : "intermediate"
     }
 
     /// `#1 intermediate CN=… (presented)`: what a pin matches today.
