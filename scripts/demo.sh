@@ -95,3 +95,8 @@ echo "== rotation: a new leaf key; the TrustKit app pinned the old key and a bac
 start_server certs/libraries/leaf-rekeyed.pem certs/libraries/leaf-rekeyed.key certs/libraries/intermediate-ca.pem
 run "${gate[@]}"
 stop_server
+
+echo
+echo "== rotation safety: which pin carries the load, what each rotation does, and when the first break is due"
+run lint --config examples/pinctl.yaml --chain certs/libraries/leaf-chain.pem --host api.example.com \
+    --at 2026-06-01T00:00:00Z
