@@ -63,12 +63,3 @@ public enum TrustKitConfigurationReader {
         throw ConfigurationError(file: path, message: "reading TrustKit's configuration is not implemented yet")
     }
 }
-
-/// OkHttp's `CertificatePinner.Builder()` calls in Kotlin or Java, or a `pattern sha256/…` text list.
-public enum OkHttpSourceReader {
-    public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
-        -> (policy: OkHttpPolicy, notes: [String])
-    {
-        throw ConfigurationError(file: path, message: "reading OkHttp's CertificatePinner is not implemented yet")
-    }
-}
