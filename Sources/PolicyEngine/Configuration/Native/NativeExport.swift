@@ -66,12 +66,3 @@ public enum TrustKitConfigurationWriter {
         throw ExportError("writing TrustKit's configuration is not implemented yet")
     }
 }
-
-/// Writes OkHttp's `CertificatePinner` as Kotlin, Java or a text list.
-public enum OkHttpSourceWriter {
-    public static func write(_ policy: PortablePolicy, format: NativeExport.Format, losses: inout ExportLosses)
-        throws(ExportError) -> [UInt8]
-    {
-        throw ExportError("writing OkHttp's CertificatePinner is not implemented yet")
-    }
-}
