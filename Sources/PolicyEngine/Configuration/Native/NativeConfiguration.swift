@@ -54,12 +54,3 @@ public enum NativeConfiguration {
         }
     }
 }
-
-/// OkHttp's `CertificatePinner.Builder()` calls in Kotlin or Java, or a `pattern sha256/…` text list.
-public enum OkHttpSourceReader {
-    public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
-        -> (policy: OkHttpPolicy, notes: [String])
-    {
-        throw ConfigurationError(file: path, message: "reading OkHttp's CertificatePinner is not implemented yet")
-    }
-}

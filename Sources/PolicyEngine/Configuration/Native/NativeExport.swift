@@ -57,12 +57,3 @@ public enum NativeExport {
         }
     }
 }
-
-/// Writes OkHttp's `CertificatePinner` as Kotlin, Java or a text list.
-public enum OkHttpSourceWriter {
-    public static func write(_ policy: PortablePolicy, format: NativeExport.Format, losses: inout ExportLosses)
-        throws(ExportError) -> [UInt8]
-    {
-        throw ExportError("writing OkHttp's CertificatePinner is not implemented yet")
-    }
-}
