@@ -21,7 +21,10 @@ struct Pinctl: ParsableCommand {
                   --mode publickey
             """,
         version: PinctlVersion.current,
-        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self, ConfigCommand.self]
+        subcommands: [
+            CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self, ConfigCommand.self,
+            DiagnoseCommand.self,
+        ]
     )
 
     static func main() {
