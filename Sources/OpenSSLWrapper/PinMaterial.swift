@@ -52,16 +52,11 @@ extension X509Certificate {
         return written == length ? bytes : nil
     }
 
-    /// The EC point in uncompressed form. OpenSSL encodes a point in the form the key was read in (a certificate may
-    /// carry a compressed one), so a copy of the key is told to use the uncompressed form first.
+    /// The EC point in uncompressed form. OpenSSL 3's EC key manager always encodes the "encoded public key"
+    /// uncompressed (as TLS needs it), whatever form the certificate carries; `i2d_PublicKey` would keep that form.
     private static func uncompressedPoint(_ key: OpaquePointer) -> [UInt8]? {
-        // A new key (+1), ours to free.
-        guard let copy = EVP_PKEY_dup(key) else { return nil }
-        defer { EVP_PKEY_free(copy) }
-        guard EVP_PKEY_set_utf8_string_param(copy, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, "uncompressed") == 1
-        else { return nil }
         var encoded: UnsafeMutablePointer<UInt8>?
-        let length = EVP_PKEY_get1_encoded_public_key(copy, &encoded)
+        let length = EVP_PKEY_get1_encoded_public_key(key, &encoded)
         // get1: the buffer is ours to free.
         guard length > 0, let encoded else { return nil }
         defer { COpenSSLShim_OPENSSL_free(encoded) }
