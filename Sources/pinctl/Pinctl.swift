@@ -23,7 +23,7 @@ struct Pinctl: ParsableCommand {
         version: PinctlVersion.current,
         subcommands: [
             CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self, ConfigCommand.self,
-            DiagnoseCommand.self,
+            DiagnoseCommand.self, BackupKeyCommand.self,
         ]
     )
 

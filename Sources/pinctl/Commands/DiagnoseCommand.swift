@@ -22,7 +22,8 @@ struct DiagnoseCommand: ParsableCommand {
             Examples:
               pinctl diagnose 'sha256/…' api.example.com
               pinctl diagnose 5F:3A:…:9C --chain fullchain.pem
-              pinctl diagnose 'sha1/…' 9b1f…e0 --chain leaf.pem --ca-file corp-root.pem --format json
+              pinctl diagnose 'sha1/…' 9b1f…e0 --chain leaf.pem --ca-file corp-root.pem \\
+                  --format json
             """
     )
 
