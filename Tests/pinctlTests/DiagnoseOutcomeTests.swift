@@ -120,6 +120,7 @@ import TestSupport
         (["diagnose", "0123456789abcdef0123456789abcdef", "--chain", "leaf-chain.pem"], "decodes to 16 bytes in hex"),
         (["diagnose", "--chain", "leaf-chain.pem"], "give at least one pin"),
         (["diagnose", "localhost:1"], "give the pins and then a target"),
+        (["diagnose", Certs.spkiPin(of: "leaf.pem"), String(repeating: "5f", count: 20)], "is a pin, not a target"),
         (["diagnose", Certs.spkiPin(of: "leaf.pem"), "api.example.com", "--chain", "leaf-chain.pem"],
          "give a target or --chain, not both"),
         (["diagnose", Certs.spkiPin(of: "leaf.pem"), "ftp://example.com"], "only https:// URLs"),

@@ -15,7 +15,8 @@ struct DiagnoseCommand: ParsableCommand {
             RSA, the uncompressed point for EC), for every certificate presented and every one the trust store adds \
             to build the chain. Each match names the certificate and the sha256/ pin to write instead.
 
-            The pins come first, then the target, unless --chain is given. Put -- before a pin that starts with -.
+            The pins come first, then the target, unless --chain is given. A pin that starts with - goes after \
+            the options and a -- (pinctl diagnose --chain leaf.pem -- -Xb3…).
 
             Exit codes: 0 every pin explained, 1 some pin matches nothing, 2 input error, 3 connection failure.
 
@@ -56,6 +57,10 @@ struct DiagnoseCommand: ParsableCommand {
         if chainFiles.isEmpty {
             guard operands.count >= 2, let last = operands.last else {
                 throw ValidationError("give the pins and then a target, or the pins and --chain FILE")
+            }
+            // Hex and bare base64 can pass for a host name; a host name with no dot never reads as a hash.
+            if !last.contains("."), PinDiagnosis.syntaxError(last) == nil {
+                throw ValidationError("'\(last)' is a pin, not a target: give the target after the pins, or --chain FILE")
             }
             do {
                 _ = try Target(parsing: last)
