@@ -29,7 +29,7 @@ public enum PinDiagnosis {
     /// One way the pin matches one certificate.
     public struct Explanation: Sendable, Equatable {
         public let encoding: Encoding
-        /// Base64 written without its `=` padding (which Android and TrustKit refuse).
+        /// Base64 written without its `=` padding.
         public let unpadded: Bool
         /// The prefix as written (`sha256/`, `sha1/`, `pin-sha256=`), or nil for a bare hash.
         public let prefix: String?
