@@ -21,8 +21,10 @@ struct Pinctl: ParsableCommand {
                   --mode publickey
             """,
         version: PinctlVersion.current,
-        subcommands: [CheckCommand.self, VerifyCommand.self, LintCommand.self, ChainCommand.self, ExtractCommand.self,
-                      ConfigCommand.self]
+        subcommands: [
+            CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
+            ChainCommand.self, ExtractCommand.self, ConfigCommand.self,
+        ]
     )
 
     static func main() {
