@@ -21,7 +21,7 @@ struct Pinctl: ParsableCommand {
                   --mode publickey
             """,
         version: PinctlVersion.current,
-        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]
+        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self, ServeCommand.self]
     )
 
     static func main() {
