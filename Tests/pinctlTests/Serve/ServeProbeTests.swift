@@ -181,6 +181,19 @@ import TestSupport
         }
     }
 
+    @Test func theStatusPageEscapesWhatThePolicyFileSays() throws {
+        try TemporaryDirectory.with { directory in
+            let text = ServeFixture.policyFile(targets: ["127.0.0.1:1"])
+                .replacingOccurrences(of: "name: okhttp-sdk", with: "name: \"<script>x</script>\"")
+            let file = try directory.write("pinctl.yaml", text: text)
+            let exporter = try ServeProcess(["--config", file] + ServeFixture.at)
+            defer { exporter.stop() }
+            let page = try exporter.client.get("/")
+            #expect(page.body.contains("<td>&lt;script&gt;x&lt;/script&gt;</td>"), "\(page)")
+            #expect(!page.body.contains("<script>"), "\(page)")
+        }
+    }
+
     @Test func theExportersOwnMetricsCountProbesByOutcome() throws {
         let good = try ServeFixture.goodServer()
         defer { good.stop() }
