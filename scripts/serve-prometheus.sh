@@ -17,7 +17,10 @@ else
     swift build --product pinctl 2>&1 | tail -n 1
     pinctl="$root/.build/debug/pinctl"
 fi
-command -v prometheus >/dev/null || { echo "serve-prometheus: prometheus is not installed (apt-get install prometheus)" >&2; exit 1; }
+if ! command -v prometheus >/dev/null; then
+    echo "serve-prometheus: prometheus is not installed (apt-get install prometheus)" >&2
+    exit 1
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -76,7 +79,8 @@ apps:
     library: trustkit
     policy:
       domains:
-        api.example.com: { publicKeyHashes: [$(pin leaf.pem | cut -c8-), $(pin leaf-other-intermediate.pem | cut -c8-)] }
+        api.example.com:
+          publicKeyHashes: [$(pin leaf.pem | cut -c8-), $(pin leaf-other-intermediate.pem | cut -c8-)]
 YAML
 
 "$pinctl" serve --config "$work/pinctl.yaml" --listen 127.0.0.1:0 --at 2026-06-01T00:00:00Z 2>"$work/serve.log" &
@@ -116,7 +120,8 @@ with urllib.request.urlopen(api + "/query?query=" + urllib.parse.quote(query), t
     body = json.load(answer)
 for series in body["data"]["result"]:
     labels = series["metric"]
-    print(labels["instance"], labels.get("app", "-"), *([labels["reason"]] if "reason" in labels else []), series["value"][1])
+    reason = [labels["reason"]] if "reason" in labels else []
+    print(labels["instance"], labels.get("app", "-"), *reason, series["value"][1])
 PY
 }
 expected=$(printf '%s\n' "127.0.0.1:$good_port ios-trustkit 1" "127.0.0.1:$good_port okhttp-sdk 1" \
@@ -139,7 +144,10 @@ fi
 overall=$(query 'probe_success{job="pinctl"}' | sort)
 echo "$ curl '$api/query?query=probe_success'"
 echo "$overall"
-[ "$overall" = "$(printf '%s\n' "127.0.0.1:$good_port - 1" "127.0.0.1:$rotated_port - 0" | sort)" ] || { echo "serve-prometheus: probe_success is not 1 and 0" >&2; exit 1; }
+if [ "$overall" != "$(printf '%s\n' "127.0.0.1:$good_port - 1" "127.0.0.1:$rotated_port - 0" | sort)" ]; then
+    echo "serve-prometheus: probe_success is not 1 for the good target and 0 for the rotated one" >&2
+    exit 1
+fi
 reasons=$(query 'pinctl_verdict{job="pinctl"} == 0' | sort)
 echo "$ curl '$api/query?query=pinctl_verdict == 0'"
 echo "$reasons"
@@ -148,5 +156,9 @@ echo "$reasons"
 kill -TERM "$serve_pid"
 status=0
 wait "$serve_pid" || status=$?
-[ "$status" -eq 0 ] || { echo "serve-prometheus: pinctl serve exited $status on SIGTERM" >&2; cat "$work/serve.log" >&2; exit 1; }
+if [ "$status" -ne 0 ]; then
+    echo "serve-prometheus: pinctl serve exited $status on SIGTERM" >&2
+    cat "$work/serve.log" >&2
+    exit 1
+fi
 echo "== pinctl serve exited 0 on SIGTERM; Prometheus saw the rotation break ios-trustkit and not okhttp-sdk"

@@ -69,7 +69,8 @@ final class ExporterMetrics: Sendable {
 
     private func probes(_ outcome: String) -> Counter {
         registry.makeCounter(descriptor: Self.descriptor(
-            "pinctl_exporter_probes_total", "Probes run, by outcome: trusted, rejected (by some app), error (no verdict)."
+            "pinctl_exporter_probes_total",
+            "Probes run, by outcome: trusted, rejected (by some app), error (no verdict)."
         ), labels: [("outcome", outcome)])
     }
 

@@ -45,7 +45,9 @@ struct ExporterRoutes: Sendable {
         defer { slots.release() }
         let result: ProbeResult
         do {
-            result = try await pool.runIfActive { [settings] in Probe.run(probeRequest, policy: policy, settings: settings) }
+            result = try await pool.runIfActive { [settings] in
+                Probe.run(probeRequest, policy: policy, settings: settings)
+            }
         } catch {
             // The pool stops only after the server has drained; a probe cancelled before it began lands here.
             return Responses.text(.serviceUnavailable, "pinctl serve is shutting down")

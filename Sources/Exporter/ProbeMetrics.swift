@@ -18,7 +18,8 @@ enum ProbeMetrics {
         switch result.outcome {
         case .failed(let code, _):
             registry.makeGauge(descriptor: descriptor(
-                "pinctl_probe_error", "1: no chain was judged, for the reason in code (timeout, not-tls, uncovered, …)."
+                "pinctl_probe_error",
+                "1: no chain was judged, for the reason in code (timeout, not-tls, uncovered, …)."
             ), labels: [("code", code)]).set(1.0)
         case .judged(let presented, let evaluations):
             if let earliest = presented.map(\.notAfter).min() {
@@ -40,7 +41,7 @@ enum ProbeMetrics {
                 ), labels: [("app", judged.app.name)]).set(trusted ? 1.0 : 0.0)
                 registry.makeGauge(descriptor: descriptor(
                     "pinctl_verdict",
-                    "The app's verdict (1 trusted, 0 rejected); reason: the rejection's code, or the basis of the trust."
+                    "The app's verdict (1 trusted, 0 rejected); reason: the rejection's code, or the trust's basis."
                 ), labels: [("app", judged.app.name), ("reason", reason(judged.evaluation))]).set(trusted ? 1.0 : 0.0)
             }
         }

@@ -28,7 +28,9 @@ struct ProbeRequest: Sendable {
     {
         func single(_ name: String) throws(Refusal) -> String? {
             let values = parameters.filter { $0.0 == name }.map(\.1)
-            guard values.count <= 1 else { throw Refusal(status: .badRequest, message: "give \(name) once, not \(values.count) times") }
+            guard values.count <= 1 else {
+                throw Refusal(status: .badRequest, message: "give \(name) once, not \(values.count) times")
+            }
             return values.first
         }
         guard let targetText = try single("target"), !targetText.isEmpty else {
@@ -42,7 +44,8 @@ struct ProbeRequest: Sendable {
         }
         guard settings.allowAnyTarget || policy.lists(target) else {
             throw Refusal(status: .forbidden, message: "target \(target) is not one of the targets of "
-                + "\(policy.file.path): list it there (then send SIGHUP), or start pinctl serve with --allow-any-target")
+                + "\(policy.file.path): list it there (then send SIGHUP), or start pinctl serve with "
+                + "--allow-any-target")
         }
         let servername = try single("servername")
         if let servername, let problem = DomainName.syntaxError(servername) {

@@ -8,7 +8,7 @@ import PolicyEngine
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a Prometheus exporter that checks targets by a policy file's apps when Prometheus scrapes them.",
+        abstract: "Serve a Prometheus exporter that checks targets by a policy file's apps as Prometheus scrapes them.",
         discussion: """
             GET /probe?target=HOST:PORT[&app=NAME][&servername=NAME] connects to the target now and answers \
             probe_success, probe_duration_seconds, probe_ssl_earliest_cert_expiry (the blackbox exporter's names) \

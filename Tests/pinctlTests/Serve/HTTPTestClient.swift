@@ -14,7 +14,8 @@ struct HTTPTestClient {
 
         /// The value of a metric line `NAME{LABELS} VALUE` (labels written as the exporter orders them), or nil.
         func metric(_ name: String, _ labels: [(String, String)] = []) -> Double? {
-            let key = labels.isEmpty ? name : name + "{" + labels.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ",") + "}"
+            let rendered = labels.map { "\($0.0)=\"\($0.1)\"" }.joined(separator: ",")
+            let key = labels.isEmpty ? name : name + "{" + rendered + "}"
             for line in body.split(separator: "\n") where line.hasPrefix(key + " ") {
                 return Double(line.dropFirst(key.count + 1))
             }
@@ -46,9 +47,13 @@ struct HTTPTestClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
-        guard connected == 0 else { throw Failure(description: "connect to port \(port): \(String(cString: strerror(errno)))") }
+        guard connected == 0 else {
+            throw Failure(description: "connect to port \(port): \(String(cString: strerror(errno)))")
+        }
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -101,7 +106,8 @@ struct HTTPTestClient {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = value
         }
         return Answer(status: status, headers: headers, body: String(text[end.upperBound...]))
     }

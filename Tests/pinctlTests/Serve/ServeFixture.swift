@@ -24,7 +24,9 @@ enum ServeFixture {
             policy:
               domains:
                 api.example.com:
-                  publicKeyHashes: [\(LibraryCerts.bareBase64(of: "leaf.pem")), \(LibraryCerts.bareBase64(of: "leaf-other-intermediate.pem"))]
+                  publicKeyHashes:
+                    - \(LibraryCerts.bareBase64(of: "leaf.pem"))
+                    - \(LibraryCerts.bareBase64(of: "leaf-other-intermediate.pem"))
         """
     }
 

@@ -29,7 +29,8 @@ import TestSupport
             try "version: 1\napps:\n  - name: broken\n    library: nope\n".write(toFile: file, atomically: true,
                                                                                     encoding: .utf8)
             exporter.signal(SIGHUP)
-            #expect(exporter.waitForLog("policy file not reloaded; the previous one stays in use"), "\(exporter.stderr)")
+            #expect(exporter.waitForLog("policy file not reloaded; the previous one stays in use"),
+                    "\(exporter.stderr)")
             #expect(exporter.stderr.contains("\(file):4"), "\(exporter.stderr)")
             #expect(exporter.stderr.contains("unknown library 'nope'"), "\(exporter.stderr)")
             let afterBad = try exporter.client.probe(second, Self.domain)

@@ -41,10 +41,12 @@ import TestSupport
                 return (answer, Date().timeIntervalSince(started))
             }
             for (answer, seconds) in answers[0..<2] {
-                #expect(answer?.metric("pinctl_probe_error", [("code", "timeout")]) == 1, "\(String(describing: answer))")
+                #expect(answer?.metric("pinctl_probe_error", [("code", "timeout")]) == 1,
+                        "\(String(describing: answer))")
                 #expect(seconds >= 3.5, "a silent target answered 'timeout' after \(seconds) s")
             }
-            #expect(answers[2].0?.metric("pinctl_probe_error", [("code", "not-tls")]) == 1, "\(String(describing: answers[2].0))")
+            #expect(answers[2].0?.metric("pinctl_probe_error", [("code", "not-tls")]) == 1,
+                    "\(String(describing: answers[2].0))")
             for (answer, seconds) in answers[3...] {
                 #expect(answer?.metric("probe_success") == 1, "\(String(describing: answer))")
                 #expect(seconds < 3, "a good target was answered after \(seconds) s, behind the silent ones")
@@ -120,7 +122,8 @@ import TestSupport
             let peak = try #require(metrics.metric("pinctl_exporter_probes_in_flight_peak"), "\(metrics)")
             #expect(peak >= 1 && peak <= 16, "peak \(peak)")
             #expect(metrics.metric("pinctl_exporter_probes_total", [("outcome", "trusted")]) == Double(probed.count))
-            #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "busy")]) == Double(refused.count))
+            #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "busy")])
+                    == Double(refused.count))
             // Probes run on a fixed pool: the burst starts no threads of its own.
             #expect(threadsAfter <= threadsBefore + 2, "threads \(threadsBefore) → \(threadsAfter)")
         }

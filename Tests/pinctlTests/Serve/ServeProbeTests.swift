@@ -43,7 +43,8 @@ import TestSupport
             #expect(answer.metric("probe_success") == 0, "\(answer)")
             #expect(answer.metric("pinctl_probe_success", [("app", "ios-trustkit")]) == 0, "\(answer)")
             #expect(answer.metric("pinctl_probe_success", [("app", "okhttp-sdk")]) == 1, "\(answer)")
-            #expect(answer.metric("pinctl_verdict", [("app", "ios-trustkit"), ("reason", "public-key-not-pinned")]) == 0,
+            #expect(answer.metric("pinctl_verdict", [("app", "ios-trustkit"), ("reason", "public-key-not-pinned")])
+                    == 0,
                     "\(answer)")
             #expect(answer.samples("pinctl_verdict").count == 2, "\(answer)")
 
@@ -64,8 +65,9 @@ import TestSupport
         try ServeFixture.withExporter(targets: [target], ["--allow-any-target"]) { exporter, _ in
             let answer = try exporter.client.probe(target, Self.domain)
             #expect(answer.metric("probe_ssl_earliest_cert_expiry") == 1_609_459_200, "\(answer)")
+            let intermediate = "CN=pinctl Test Expired Intermediate CA,O=pinctl Test"
             #expect(answer.metric("pinctl_certificate_not_after_seconds",
-                                  [("position", "1"), ("subject", "CN=pinctl Test Expired Intermediate CA,O=pinctl Test")])
+                                  [("position", "1"), ("subject", intermediate)])
                     == 1_609_459_200, "\(answer)")
             #expect(answer.metric("pinctl_certificate_not_after_seconds",
                                   [("position", "0"), ("subject", "CN=pinning.test")]) == Self.year2125, "\(answer)")
@@ -86,7 +88,8 @@ import TestSupport
             // Refused before any connection was made.
             #expect(good.serverNamesReceived.isEmpty)
             let metrics = try exporter.client.get("/metrics")
-            #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "forbidden")]) == 1, "\(metrics)")
+            #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "forbidden")]) == 1,
+                    "\(metrics)")
         }
         try ServeFixture.withExporter(targets: [], ["--allow-any-target"]) { exporter, _ in
             let answer = try exporter.client.probe(unlisted, Self.domain)
@@ -134,7 +137,8 @@ import TestSupport
             #expect(badPort.status == 400 && badPort.body.contains("is not a number from 1 to 65535"), "\(badPort)")
             let unknownApp = try client.probe("127.0.0.1:1", [("app", "nope")])
             #expect(unknownApp.status == 400, "\(unknownApp)")
-            #expect(unknownApp.body.contains("app nope: \(file) has no app of that name (its apps: okhttp-sdk, ios-trustkit)"))
+            #expect(unknownApp.body.contains(
+                "app nope: \(file) has no app of that name (its apps: okhttp-sdk, ios-trustkit)"))
             let badHeader = try client.probe("127.0.0.1:1", headers: ["X-Prometheus-Scrape-Timeout-Seconds: soon"])
             #expect(badHeader.status == 400 && badHeader.body.contains("'soon' is not a number"), "\(badHeader)")
             let badName = try client.probe("127.0.0.1:1", [("servername", "bad name")])
@@ -155,7 +159,8 @@ import TestSupport
             let post = try client.exchange(Array("POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(post.status == 405, "\(post)")
             // Headers beyond 16 KiB in all never reach a route.
-            let huge = try? client.get("/", headers: (0..<40).map { "X-Filler-\($0): " + String(repeating: "y", count: 500) })
+            let filler = (0..<40).map { "X-Filler-\($0): " + String(repeating: "y", count: 500) }
+            let huge = try? client.get("/", headers: filler)
             #expect(huge.map { $0.status >= 400 } ?? true, "\(String(describing: huge))")
             // And the exporter still answers.
             #expect(try client.get("/metrics").status == 200)
@@ -175,9 +180,11 @@ import TestSupport
             #expect(before.body.contains("None yet."))
             _ = try exporter.client.probe(target, Self.domain)
             let after = try exporter.client.get("/")
-            #expect(after.body.contains("<td>\(target)</td><td>api.example.com</td><td class=\"rejected\">rejected</td>"),
+            #expect(after.body.contains(
+                "<td>\(target)</td><td>api.example.com</td><td class=\"rejected\">rejected</td>"),
                     "\(after)")
-            #expect(after.body.contains("okhttp-sdk trusted, ios-trustkit rejected (public-key-not-pinned)"), "\(after)")
+            #expect(after.body.contains("okhttp-sdk trusted, ios-trustkit rejected (public-key-not-pinned)"),
+                    "\(after)")
         }
     }
 
