@@ -51,7 +51,7 @@ apps:
         api.example.com:
           publicKeyHashes: [$(pin leaf.pem | cut -c8-), $(pin leaf-other-intermediate.pem | cut -c8-)]
 YAML
-"$pinctl" serve --config "$work/pinctl.yaml" --listen 127.0.0.1:0 --max-probes "$max_probes" --log-level warning \
+"$pinctl" serve --config "$work/pinctl.yaml" --listen 127.0.0.1:0 --max-probes "$max_probes" --log-level notice \
     2>"$work/serve.log" &
 serve_pid=$!
 pids+=("$serve_pid")
