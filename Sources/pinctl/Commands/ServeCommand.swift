@@ -20,7 +20,7 @@ struct ServeCommand: ParsableCommand {
 
             Examples:
               pinctl serve --config pinctl.yaml --listen 127.0.0.1:9489
-              pinctl serve --config pinctl.yaml --listen '[::1]:9489' --max-probes 16 --timeout 5
+              pinctl serve --config pinctl.yaml --listen '[::1]:9489' --timeout 5
             """
     )
 
