@@ -23,7 +23,7 @@ struct Pinctl: ParsableCommand {
         version: PinctlVersion.current,
         subcommands: [
             CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
-            ChainCommand.self, ExtractCommand.self, ConfigCommand.self,
+            ChainCommand.self, ExtractCommand.self, ConfigCommand.self, ServeCommand.self,
         ]
     )
 

@@ -48,15 +48,10 @@ enum Judge: Sendable {
             }
         case .file(let file, let evaluator):
             let apps = domain.map(file.apps(covering:)) ?? []
-            guard !apps.isEmpty else {
-                return .uncovered("no app of \(file.path) covers \(domain ?? "a chain without a host"): add the host to "
-                    + "an app's hosts, or give a policy that names it")
-            }
-            let oracle = ChainOracle(presented: presented, context: evaluator.context)
-            return .reports(apps.map { app in
-                TargetReport(target: target, domain: domain, policy: app.policy,
-                             evaluation: evaluator.evaluate(app.policy, oracle: oracle, domain: domain),
-                             extraWarnings: [], tls: tls, app: AppIdentity(app))
+            guard !apps.isEmpty else { return .uncovered(file.uncoveredMessage(domain)) }
+            return .reports(PolicyFile.evaluate(apps, presented: presented, domain: domain, evaluator: evaluator).map {
+                TargetReport(target: target, domain: domain, policy: $0.app.policy, evaluation: $0.evaluation,
+                             extraWarnings: [], tls: tls, app: AppIdentity($0.app))
             })
         }
     }
