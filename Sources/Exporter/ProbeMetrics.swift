@@ -22,6 +22,7 @@ enum ProbeMetrics {
                 "1: no chain was judged, for the reason in code (timeout, not-tls, uncovered, …)."
             ), labels: [("code", code)]).set(1.0)
         case .judged(let presented, let evaluations):
+            breaksOn(evaluations, domain: result.domain, registry: registry)
             if let earliest = presented.map(\.notAfter).min() {
                 registry.makeGauge(descriptor: descriptor(
                     "probe_ssl_earliest_cert_expiry", "The earliest notAfter of the presented chain, in Unix seconds."
@@ -46,6 +47,21 @@ enum ProbeMetrics {
             }
         }
         return registry.emitToBuffer()
+    }
+
+    /// DESIGN §11's `pinctl_policy_breaks_on_seconds{app}`: when the first rotation that breaks the app is due, from
+    /// the forecast `pinctl lint` makes on the same chain; no sample for an app that no rotation breaks.
+    private static func breaksOn(_ evaluations: [PolicyFile.AppEvaluation], domain: String,
+                                 registry: PrometheusCollectorRegistry) {
+        for judged in evaluations {
+            let forecast = RotationForecast(pins: judged.app.policy.appliedPins(for: domain),
+                                            builtChain: judged.evaluation.builtChain)
+            guard let date = forecast.breaksOn else { continue }
+            registry.makeGauge(descriptor: descriptor(
+                "pinctl_policy_breaks_on_seconds",
+                "When the first rotation that breaks the app is due (pinctl lint's breaksOn), in Unix seconds."
+            ), labels: [("app", judged.app.name)]).set(date.timeIntervalSince1970)
+        }
     }
 
     /// The rejection's reason code (`public-key-not-pinned`), or the trust's basis (`pin-matched`, `failed-open`).

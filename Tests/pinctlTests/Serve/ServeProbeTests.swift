@@ -25,6 +25,11 @@ import TestSupport
             #expect(answer.metric("pinctl_certificate_not_after_seconds",
                                   [("position", "0"), ("subject", "CN=api.example.com")]) == Self.year2125)
             #expect(answer.samples("pinctl_certificate_not_after_seconds").count == 2, "\(answer)")
+            // okhttp-sdk pins only the store's root: a new CA breaks it when the root expires (2125-01-01, openssl
+            // x509 -enddate). ios-trustkit's unused backup pin carries every rotation: no rotation breaks it.
+            #expect(answer.metric("pinctl_policy_breaks_on_seconds", [("app", "okhttp-sdk")]) == Self.year2125,
+                    "\(answer)")
+            #expect(answer.samples("pinctl_policy_breaks_on_seconds").count == 1, "\(answer)")
             let duration = try #require(answer.metric("probe_duration_seconds"), "\(answer)")
             #expect(duration > 0 && duration < 10)
             #expect(answer.samples("pinctl_probe_error").isEmpty)
