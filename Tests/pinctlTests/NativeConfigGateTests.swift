@@ -70,25 +70,14 @@ private let nativeRows = [
     }
 
     static var inline: String {
-        func pin(_ file: String) -> String { LibraryCerts.bareBase64(of: file) }
         return """
             version: 1
             anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
             apps:
               - name: ios
                 library: trustkit
-                policy:
-                  domains:
-                    api.example.com: { publicKeyHashes: [\(pin("leaf.pem")), \(pin("leaf-rekeyed.pem"))] }
-                    example.com:
-                      includeSubdomains: true
-                      expirationDate: 2027-06-30
-                      publicKeyHashes: [\(pin("intermediate-ca.pem")), \(pin("other-intermediate-ca.pem"))]
-                    status.example.com: { excludeSubdomainFromParentPolicy: true }
-                    cdn.example.com:
-                      enforcePinning: false
-                      expirationDate: 2026-05-01
-                      publicKeyHashes: [\(pin("other-root-ca.pem"))]
+
+            """ + TrustKitFixtures.inlinePolicy(indent: 4) + """
               - name: okhttp
                 library: okhttp
                 policy:

@@ -39,29 +39,13 @@ private let gateRows = [
         let imported = try PinctlProcess.run(["config", "import", TrustKitFixtures.relative("Info.plist"), "--library",
                                               "trustkit", "--name", "imported"], in: Certs.root)
         try #require(imported.status == 0, "\(imported)")
-        func pin(_ file: String) -> String { LibraryCerts.bareBase64(of: file) }
         func config(_ name: String, _ file: String) -> String {
             "  - name: \(name)\n    library: trustkit\n    config: \(TrustKitFixtures.path(file))\n"
         }
         let text = "version: 1\nanchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }\napps:\n"
             + imported.stdout + config("plist", "Info.plist") + config("binary", "Info-binary.plist")
-            + config("alone", "TSKConfiguration.plist") + config("json", "TSKConfiguration.json") + """
-                  - name: inline
-                    library: trustkit
-                    policy:
-                      domains:
-                        api.example.com: { publicKeyHashes: [\(pin("leaf.pem")), \(pin("leaf-rekeyed.pem"))] }
-                        example.com:
-                          includeSubdomains: true
-                          expirationDate: 2027-06-30
-                          publicKeyHashes: [\(pin("intermediate-ca.pem")), \(pin("other-intermediate-ca.pem"))]
-                        status.example.com: { excludeSubdomainFromParentPolicy: true }
-                        cdn.example.com:
-                          enforcePinning: false
-                          expirationDate: 2026-05-01
-                          publicKeyHashes: [\(pin("other-root-ca.pem"))]
-
-                """
+            + config("alone", "TSKConfiguration.plist") + config("json", "TSKConfiguration.json")
+            + "  - name: inline\n    library: trustkit\n" + TrustKitFixtures.inlinePolicy(indent: 4)
         try TemporaryDirectory.with { directory in try body(try directory.write("pinctl.yaml", text: text)) }
     }
 
