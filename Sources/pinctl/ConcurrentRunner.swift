@@ -1,4 +1,5 @@
 import Foundation
+import OpenSSLWrapper
 
 /// Runs `count` blocking jobs on at most `jobs` threads, handing results to `inOrder` in index order as soon as
 /// each one and all before it are done, so output streams in the order given while the work overlaps.
@@ -10,7 +11,8 @@ enum ConcurrentRunner {
     ) -> [Status] {
         let state = SharedState<Result>(count: count)
         let workers = (0..<min(jobs, count)).map { _ in
-            WorkerThread {
+            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
+            JoinableThread(stackSize: 1 << 20) {
                 while let index = state.nextIndex() {
                     state.store(work(index), at: index)
                 }
@@ -22,39 +24,6 @@ enum ConcurrentRunner {
         }
         for worker in workers { worker.join() }
         return statuses
-    }
-}
-
-/// A thread that can be joined, which Foundation's `Thread` cannot.
-private struct WorkerThread {
-    private let thread: pthread_t
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
-        pthread_attr_setstacksize(&attributes, 1 << 20)
-        // +1 for the thread, taken back by the thread itself.
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        // Like an allocation failure: the system is out of threads or memory.
-        guard status == 0 else { fatalError("cannot start a worker thread: \(String(cString: strerror(status)))") }
-        self.thread = thread
-    }
-
-    func join() {
-        pthread_join(thread, nil)
-    }
-
-    private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }
 

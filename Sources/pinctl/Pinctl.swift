@@ -21,7 +21,10 @@ struct Pinctl: ParsableCommand {
                   --mode publickey
             """,
         version: PinctlVersion.current,
-        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]
+        subcommands: [
+            CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
+            ChainCommand.self, ExtractCommand.self, ConfigCommand.self, ServeCommand.self,
+        ]
     )
 
     static func main() {
@@ -57,7 +60,7 @@ struct Pinctl: ParsableCommand {
         }
         if !(error is ExitCode), wantsJSON(CommandLine.arguments) {
             // A JSON consumer gets its one object per line even when the command line itself is wrong.
-            let object = Reporter.errorObject(target: nil, domain: nil, code: "input", message: self.message(for: error))
+            let object = FailureReport(target: nil, code: "input", message: self.message(for: error)).json
             print(object.serialized)
         }
         // ArgumentParser gives EXIT_FAILURE (1) to any error it does not know, but 1 means "rejected" here: only an

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OpenSSLWrapper
 
 /// Why a test server or hostile peer could not be set up.
 public struct TestServerError: Error, CustomStringConvertible, Sendable {

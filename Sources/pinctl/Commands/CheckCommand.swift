@@ -51,14 +51,16 @@ struct CheckCommand: ParsableCommand {
         do throws(InputError) {
             judge = try Judge(policyOptions)
         } catch {
-            reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input",
-                               message: error.description)
+            reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",
+                                             message: error.description))
+            reporter.finish()
             try ExitStatus.inputError.exit()
         }
         let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
         guard !targets.isEmpty else {
-            reporter.emitError(target: nil, domain: nil, code: "input",
-                               message: "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line")
+            reporter.emitError(FailureReport(target: nil, code: "input", message:
+                "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line"))
+            reporter.finish()
             try ExitStatus.inputError.exit()
         }
 
@@ -76,7 +78,7 @@ struct CheckCommand: ParsableCommand {
             return status
         })
         progress.clear()
-        if judge.isPolicyFile { reporter.emitSummary(summary) }
+        reporter.finish(summary: judge.isPolicyFile ? summary : nil)
         let status = ExitStatus.combined(statuses)
         if status != .trusted { try status.exit() }
     }
@@ -86,21 +88,19 @@ struct CheckCommand: ParsableCommand {
 /// One target's (or one edge's) result: the reports of the policies that judged its chain, or why none could.
 enum CheckOutcome: Sendable {
     case judged(target: String, Judge.Judgement, edge: Edge? = nil)
-    case failed(target: String, domain: String, error: TLSConnectionError, edge: Edge? = nil)
-    /// The target could not be checked as given (a proxy setting that cannot be used).
-    case inputError(target: String, message: String)
+    /// No evaluation: one failure per app the target was for (or one), `input` when the target cannot be checked
+    /// as given (a proxy setting that cannot be used).
+    case failed([FailureReport], edge: Edge? = nil)
 
     func emit(with reporter: Reporter) -> ExitStatus {
         switch self {
         case .judged(let target, let judgement, _):
             return reporter.emit(judgement, target: target)
-        case .failed(let target, let domain, let error, let edge):
-            let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
-            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: message, edge: edge)
-            return .connectionFailure
-        case .inputError(let target, let message):
-            reporter.emitError(target: target, domain: nil, code: "input", message: message)
-            return .inputError
+        case .failed(let failures, _):
+            // One message on stderr, however many apps the target was for.
+            failures.first.map(reporter.emitError)
+            failures.dropFirst().forEach(reporter.emitQuietly)
+            return failures.first?.status ?? .connectionFailure
         }
     }
 }

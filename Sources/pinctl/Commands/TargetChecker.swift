@@ -20,13 +20,13 @@ struct TargetChecker: Sendable {
         do {
             base = try connection.connectOptions(for: target)
         } catch {
-            return [.inputError(target: name, message: error.description)]
+            return [.failed([FailureReport(target: name, code: "input", message: error.description)])]
         }
         let planned: [Edge]
         do {
             planned = try plan(target, route: base.route, deadline: deadline)
         } catch {
-            return [.failed(target: name, domain: domain, error: error)]
+            return [failed(name, domain: domain, error)]
         }
         let split = edges.splitsTargets
         return ConcurrentRunner.run(count: planned.count, jobs: min(planned.count, Self.parallelEdges), work: { index in
@@ -42,12 +42,23 @@ struct TargetChecker: Sendable {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
                                                  deadline: deadline)
             } catch {
-                return .failed(target: name, domain: domain, error: error, edge: split ? edge : nil)
+                return failed(name, domain: domain, error, edge: split ? edge : nil)
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
             let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
             return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
         }, inOrder: { _, outcome in outcome })
+    }
+
+    /// Why `edge` (or the whole target) could not be judged, once per app the target was for.
+    private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil) -> CheckOutcome {
+        let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
+        let failures = judge.failures(target: target, domain: domain, code: error.kind.rawValue, message: message)
+        return .failed(failures.map { failure in
+            var onEdge = failure
+            onEdge.edge = edge
+            return onEdge
+        }, edge: edge)
     }
 
     /// The edges of a target: every address (`--all-addresses`: `--resolve`'s, else DNS's, within the deadline)

@@ -25,9 +25,9 @@ struct EdgeSummary {
                 guard let first = reports.first else { return nil }
                 let chain = Array(first.evaluation.chain.prefix(first.evaluation.presentedCount))
                 return Entry(edge: edge, chain: chain, trusted: reports.allSatisfy(\.evaluation.isTrusted), failure: nil)
-            case .failed(let name, _, let error, let edge?):
-                target = name
-                return Entry(edge: edge, chain: nil, trusted: false, failure: error.kind.rawValue)
+            case .failed(let failures, let edge?):
+                target = failures.first?.target ?? target
+                return Entry(edge: edge, chain: nil, trusted: false, failure: failures.first?.code)
             default:
                 return nil
             }

@@ -43,6 +43,14 @@ public struct NSCPolicy: TrustPolicy {
          ("debuggable", .flag(debuggable))]
     }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        let chain = config.configChain(for: host)
+        guard let pinSet = chain.lazy.compactMap(\.pinSet).first, !pinSet.pins.isEmpty else {
+            return .none("no pin-set applies to \(host ?? "this connection")")
+        }
+        return AppliedPins(pinSet.pins.map { .init(.key($0), .key) }, expiration: pinSet.expiration)
+    }
+
     public func hasRule(for host: String) -> Bool { config.hasDomainConfig(for: host) }
 
     /// The platform's default anchors when no config sets any: the system store (user CAs only for apps targeting

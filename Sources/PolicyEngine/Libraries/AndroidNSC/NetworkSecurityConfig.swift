@@ -89,7 +89,12 @@ public struct NetworkSecurityConfig: Sendable {
     /// The file it was read from.
     public let path: String
 
-    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String) {
+    /// What the reader skipped or ignored, for `--verbose`.
+    public let notes: [String]
+
+    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String,
+                notes: [String] = []) {
+        self.notes = notes
         self.base = base
         self.domainConfigs = domainConfigs
         self.debugAnchors = debugAnchors

@@ -24,6 +24,15 @@ public struct TrustKitPolicy: TrustPolicy {
         self.hosts = hosts
     }
 
+    private init(unchecked domains: [(name: String, policy: TrustKitDomainPolicy)], hosts: [String]) {
+        self.domains = domains
+        self.hosts = hosts
+    }
+
+    /// An empty `TSKConfiguration`: TrustKit never parses it (`if (self && [trustKitConfig count] > 0)`) and stays
+    /// inert, so no host is pinned and each gets the system's own evaluation.
+    public static func inert(hosts: [String] = []) -> TrustKitPolicy { TrustKitPolicy(unchecked: [], hosts: hosts) }
+
     public var library: Library { .trustkit }
 
     public var pins: [Pin] { domains.flatMap { $0.policy.publicKeyHashes.map(Pin.key) } }
@@ -31,6 +40,17 @@ public struct TrustKitPolicy: TrustPolicy {
     public var summary: [(String, SummaryValue)] {
         let pinCount = domains.reduce(0) { $0 + $1.policy.publicKeyHashes.count }
         return [("domains", .count(domains.count)), ("pins", .count(pinCount))]
+    }
+
+    public func appliedPins(for host: String?) -> AppliedPins {
+        guard let host, let entry = Self.lookup(host: host, in: domains) else {
+            return .none("no pinned domain covers \(host ?? "a missing host")")
+        }
+        guard !entry.policy.excludeSubdomainFromParentPolicy else {
+            return .none("\(host) is excluded from its parent's policy")
+        }
+        return AppliedPins(entry.policy.publicKeyHashes.map { .init(.key($0), .key) },
+                           expiration: entry.policy.expirationDate, reportOnly: !entry.policy.enforcePinning)
     }
 
     public func hasRule(for host: String) -> Bool { pinnedDomain(for: host) != nil }

@@ -3,17 +3,21 @@ import Glibc
 /// A thread that can be joined, which Foundation's `Thread` cannot.
 ///
 /// `join()` returns once the thread has ended completely, its thread-exit cleanup included: OpenSSL frees a thread's
-/// own state (random generators, error queue) there, and a test process that exits while a server thread is still
+/// own state (random generators, error queue) there, and a process that exits while a thread doing TLS is still
 /// ending leaks that state, which LeakSanitizer reports.
-struct JoinableThread: Sendable {
+public struct JoinableThread: Sendable {
     private let thread: pthread_t
 
-    /// Starts `body` on a new thread.
-    init(_ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread; `stackSize` in bytes, or the system's default when nil.
+    public init(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         // +1 for the thread, taken back by the thread itself.
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
+        let status = pthread_create(&thread, &attributes, { context in
             guard let context else { return nil }
             Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
             return nil
@@ -24,7 +28,7 @@ struct JoinableThread: Sendable {
     }
 
     /// Waits until the thread has ended; call once, never from the thread itself.
-    func join() {
+    public func join() {
         pthread_join(thread, nil)
     }
 

@@ -20,8 +20,12 @@ public enum NSCXMLReader {
             var companionReader = Reader(path: companion, debuggable: true)
             debugAnchors = try companionReader.debugOverridesOnly(try element(companion))
         }
+        var notes = reader.notes
+        if document.sawDebugOverrides, !debuggable {
+            notes.append("\(path): debug-overrides are ignored: a release build (give --debuggable for a debug one)")
+        }
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
-                                     debugAnchors: debugAnchors, path: path)
+                                     debugAnchors: debugAnchors, path: path, notes: notes)
     }
 
     private static func element(_ path: String) throws(ConfigurationError) -> XMLElement {
@@ -60,6 +64,8 @@ public enum NSCXMLReader {
         let path: String
         let debuggable: Bool
         var seenDomains: Set<String> = []
+        /// What was read but has no effect: unknown elements, skipped as Android skips them.
+        var notes: [String] = []
 
         init(path: String, debuggable: Bool) {
             self.path = path
@@ -90,7 +96,9 @@ public enum NSCXMLReader {
                 case "debug-overrides":
                     try debugOverrides(child, into: &document)
                 default:
-                    continue  // XmlUtils.skipCurrentTag: unknown elements are skipped with all they hold.
+                    // XmlUtils.skipCurrentTag: unknown elements are skipped with all they hold.
+                    notes.append("\(path):\(child.line): <\(child.name)> is not an element Android reads: skipped")
+                    continue
                 }
             }
             return document
