@@ -69,32 +69,7 @@ public final class TLSTestServer: @unchecked Sendable {
     public func stop() { listener.stop() }
 
     private static func handshake(on connection: PeerConnection, state: ServingState) {
-        let context = state.context
-        defer { ERR_clear_error() }
-        guard let ssl = SSL_new(context.pointer) else { return }
-        // SSL_set_fd's socket BIO does not close the descriptor: PeerConnection closes it after SSL_free.
-        defer { SSL_free(ssl) }
-        guard SSL_set_fd(ssl, connection.fd) == 1 else { return }
-        SSL_set_accept_state(ssl)
-        let end = ContinuousClock.now + .milliseconds(Int64(handshakeSeconds * 1000))
-        while true {
-            let result = SSL_do_handshake(ssl)
-            if result == 1 {
-                state.countHandshake()
-                // Best effort: the client usually closes first.
-                _ = SSL_shutdown(ssl)
-                return
-            }
-            let events: Int32
-            switch SSL_get_error(ssl, result) {
-            case SSL_ERROR_WANT_READ: events = Int32(POLLIN)
-            case SSL_ERROR_WANT_WRITE: events = Int32(POLLOUT)
-            default: return
-            }
-            let left = end - .now
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            guard seconds > 0, connection.wait(for: events, seconds: seconds) else { return }
-        }
+        if ServerHandshake.run(on: connection, context: state.context) { state.countHandshake() }
     }
 }
 
