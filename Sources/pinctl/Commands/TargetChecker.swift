@@ -7,6 +7,8 @@ struct TargetChecker: Sendable {
     let connection: ConnectionOptions
     let edges: EdgeOptions
     let judge: Judge
+    /// `--revocation`: how a trusted chain's leaf is checked.
+    var revocation: RevocationMode = .none
 
     /// Edges of one target checked at once; more wait for a free slot.
     static let parallelEdges = 16
@@ -37,6 +39,7 @@ struct TargetChecker: Sendable {
             }
             options.keyType = edge.keyType
             options.version = edge.version
+            options.requestsOCSPStaple = revocation == .stapled
             let result: TLSHandshakeResult
             do throws(TLSConnectionError) {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
@@ -45,7 +48,17 @@ struct TargetChecker: Sendable {
                 return failed(name, domain: domain, error, edge: split ? edge : nil)
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
-            let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            var judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            // Revocation only matters for a chain some policy trusts; nothing is fetched for the others.
+            if revocation != .none, case .reports(let reports) = judgement, reports.contains(where: \.evaluation.isTrusted) {
+                switch RevocationGathering.evidence(
+                    revocation, presented: result.presented, staple: result.stapledOCSPResponse,
+                    proxies: connection.fetchProxies, family: connection.family, deadline: deadline)
+                {
+                case .success(let evidence): judgement = .reports(reports.map { $0.applying(evidence) })
+                case .failure(let error): return failed(name, domain: domain, error, edge: split ? edge : nil)
+                }
+            }
             return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
         }, inOrder: { _, outcome in outcome })
     }
