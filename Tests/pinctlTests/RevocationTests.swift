@@ -196,4 +196,75 @@ import TestSupport
             #expect(message.contains("no answer from OCSP responder \(fixture.ocspURL) within 2 s"), "\(message)")
         }
     }
+
+    /// Alamofire's RevocationTrustEvaluator in a policy file asks for the check itself, without --revocation:
+    /// `.any` asks the OCSP responder; `.networkAccessDisabled` with `.requirePositiveResponse` has only the staple,
+    /// and a server that staples nothing fails it.
+    @Test func alamofiresRevocationEvaluatorInAPolicyFileChecksRevocation() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path)
+            defer { fixture.stop() }
+            let file = try directory.write("pinctl.yaml", text: """
+                version: 1
+                apps:
+                  - name: any
+                    library: alamofire
+                    policy:
+                      evaluators:
+                        127.0.0.1: {kind: revocation}
+                  - name: offline
+                    library: alamofire
+                    policy:
+                      evaluators:
+                        127.0.0.1: {kind: revocation, options: [networkAccessDisabled, requirePositiveResponse]}
+
+                """)
+            for name in ["good", "revoked"] {
+                let server = try Self.server(name, in: fixture)
+                defer { server.stop() }
+                let result = try PinctlProcess.run([
+                    "check", "127.0.0.1:\(server.port)", "--config", file, "--ca-file", fixture.directory + "/root.pem",
+                    "--at", RevocationFixture.at, "--timeout", "5", "--format", "json"])
+                #expect(result.status == 1, "\(name): \(result)")
+                let objects = try LiveRun.objects(result.stdout)
+                try #require(objects.count == 2, "\(result)")
+                let byApp = Dictionary(uniqueKeysWithValues: objects.map { ($0["app"] as? String ?? "", $0) })
+                let any = try #require(byApp["any"])
+                let offline = try #require(byApp["offline"])
+                #expect(any["library"] as? String == "alamofire", "\(any)")
+                if name == "good" {
+                    #expect(any["verdict"] as? String == "trusted", "\(result)")
+                } else {
+                    #expect(LiveRun.reasonCode(any) == "revoked", "\(result)")
+                }
+                #expect(LiveRun.reasonCode(offline) == "ocsp-invalid", "\(result)")
+                let message = (offline["reason"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("no stapled OCSP response") && message.contains("a positive answer is required"),
+                        "\(message)")
+            }
+
+            let stapling = try Self.server("good", staple: "staple-good.der", in: fixture)
+            defer { stapling.stop() }
+            let stapled = try PinctlProcess.run([
+                "check", "127.0.0.1:\(stapling.port)", "--config", file, "--ca-file", fixture.directory + "/root.pem",
+                "--at", RevocationFixture.at, "--timeout", "5", "--format", "json"])
+            #expect(stapled.status == 0, "\(stapled)")
+        }
+    }
+
+    /// The same evaluator from the command line: `--evaluator revocation` asks the responder (options `.any`).
+    @Test func theRevocationEvaluatorOnTheCommandLineAsksTheResponder() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path)
+            defer { fixture.stop() }
+            let server = try Self.server("revoked", in: fixture)
+            defer { server.stop() }
+            let result = try Self.check(server, fixture, ["--library", "alamofire", "--evaluator", "revocation"])
+            #expect(result.status == 1, "\(result)")
+            let object = try LiveRun.object(result.stdout)
+            #expect((object["policy"] as? [String: Any])?["evaluator"] as? String == "revocation", "\(result)")
+            #expect((object["policy"] as? [String: Any])?["any"] as? Bool == true, "\(result)")
+            #expect(LiveRun.reasonCode(object) == "revoked", "\(result)")
+        }
+    }
 }

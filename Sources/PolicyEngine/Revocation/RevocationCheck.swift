@@ -12,7 +12,8 @@ public enum RevocationCheck {
         let outcome = judge(evidence, chain: evaluation.builtChain, at: evaluation.time, warnings: &warnings)
         let verdict = outcome.map { Verdict.rejected(Rejection($0)) } ?? evaluation.verdict
         return Evaluation(verdict: verdict, chain: evaluation.chain, presentedCount: evaluation.presentedCount,
-                          builtChain: evaluation.builtChain, time: evaluation.time, warnings: warnings)
+                          builtChain: evaluation.builtChain, time: evaluation.time, warnings: warnings,
+                          revocationRequest: evaluation.revocationRequest)
     }
 
     /// The first reason to reject, or nil; what is only doubtful goes into `warnings`.

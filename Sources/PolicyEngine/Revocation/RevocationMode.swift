@@ -28,3 +28,15 @@ public struct RevocationEvidence: Sendable {
 
     public init(mode: RevocationMode) { self.mode = mode }
 }
+
+/// A library's own demand for a revocation check (Alamofire's `RevocationTrustEvaluator`), made while it judged the
+/// chain: the command layer gathers the evidence it names, as it does for `--revocation`.
+public struct RevocationRequest: Sendable, Equatable {
+    public let mode: RevocationMode
+    public let requiresPositiveResponse: Bool
+
+    public init(mode: RevocationMode, requiresPositiveResponse: Bool) {
+        self.mode = mode
+        self.requiresPositiveResponse = requiresPositiveResponse
+    }
+}
