@@ -267,4 +267,41 @@ import TestSupport
             #expect(LiveRun.reasonCode(object) == "revoked", "\(result)")
         }
     }
+
+    /// `http_proxy` carries the OCSP request (absolute form), while the TLS target, with no https_proxy, is reached
+    /// directly.
+    @Test func theOCSPRequestGoesThroughTheHTTPProxy() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path)
+            defer { fixture.stop() }
+            let proxy = try TestProxy()
+            defer { proxy.stop() }
+            let server = try Self.server("revoked", in: fixture)
+            defer { server.stop() }
+            let result = try PinctlProcess.run(
+                ["check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/root.pem", "--at",
+                 RevocationFixture.at, "--timeout", "5", "--format", "json", "--revocation", "ocsp"],
+                environment: ["http_proxy": proxy.url(), "https_proxy": "", "all_proxy": "", "no_proxy": ""])
+            #expect(result.status == 1, "\(result)")
+            #expect(LiveRun.reasonCode(try LiveRun.object(result.stdout)) == "revoked", "\(result)")
+            #expect(proxy.requests.map(\.line) == ["POST \(fixture.ocspURL) HTTP/1.0"], "\(proxy.requests)")
+        }
+    }
+
+    /// A distribution point that answers with no CRL is evidence that cannot be relied on, not a network failure.
+    @Test func aDistributionPointWithoutACRLIsCRLInvalid() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path)
+            defer { fixture.stop() }
+            try FileManager.default.removeItem(atPath: fixture.directory + "/ca.crl")
+            let server = try Self.server("good", in: fixture)
+            defer { server.stop() }
+            let result = try Self.check(server, fixture, ["--revocation", "crl"])
+            #expect(result.status == 1, "\(result)")
+            let object = try LiveRun.object(result.stdout)
+            #expect(LiveRun.reasonCode(object) == "crl-invalid", "\(result)")
+            let message = (object["reason"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.hasPrefix("CRL invalid: CRL \(fixture.crlURL) cannot be relied on"), "\(message)")
+        }
+    }
 }
