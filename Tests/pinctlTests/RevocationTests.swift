@@ -304,4 +304,32 @@ import TestSupport
             #expect(message.hasPrefix("CRL invalid: CRL \(fixture.crlURL) cannot be relied on"), "\(message)")
         }
     }
+
+    /// `verify --crl-file` agrees with `openssl verify -crl_check` on the same files, DER or PEM.
+    @Test(arguments: ["ca.crl", "ca.crl.pem"])
+    func verifyJudgesTheLeafAgainstACRLFileAsOpenSSLVerifyDoes(crl: String) throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path)
+            defer { fixture.stop() }
+            for name in ["good", "revoked"] {
+                let oracle = try PinctlProcess.runShell(
+                    "openssl verify -crl_check -CRLfile ca.crl.pem -CAfile root.pem -untrusted ca.pem \(name).pem 2>&1",
+                    in: fixture.directory).stdout
+                let revoked = oracle.contains("certificate revoked")
+                #expect(revoked || oracle.contains("\(name).pem: OK"), "\(oracle)")
+                let result = try PinctlProcess.run(
+                    ["verify", "--chain", "\(name)-chain.pem", "--ca-file", "root.pem", "--at", RevocationFixture.at,
+                     "--crl-file", crl, "--format", "json"], in: fixture.directory)
+                #expect(result.status == (revoked ? 1 : 0), "\(name): \(result)")
+                if revoked {
+                    let object = try LiveRun.object(result.stdout)
+                    #expect(LiveRun.reasonCode(object) == "revoked", "\(result)")
+                    let message = (object["reason"] as? [String: Any])?["message"] as? String ?? ""
+                    #expect(message.contains("CRL file \(crl)"), "\(message)")
+                }
+            }
+            #expect(try PinctlProcess.run(["verify", "--chain", "good-chain.pem", "--crl-file", "missing.crl"],
+                                          in: fixture.directory).status == 2)
+        }
+    }
 }
