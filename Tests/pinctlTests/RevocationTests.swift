@@ -332,4 +332,19 @@ import TestSupport
                                           in: fixture.directory).status == 2)
         }
     }
+
+    /// With ocsp, a stapled answer is the responder's own: the (here silent) responder is not asked again.
+    @Test func withOCSPAStapleSparesAskingTheResponder() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path, silentResponder: true)
+            defer { fixture.stop() }
+            for (name, status, code) in [("good", Int32(0), nil), ("revoked", Int32(1), "revoked")] {
+                let server = try Self.server(name, staple: "staple-\(name).der", in: fixture)
+                defer { server.stop() }
+                let result = try Self.check(server, fixture, ["--revocation", "ocsp", "--timeout", "2"])
+                #expect(result.status == status, "\(name): \(result)")
+                #expect(LiveRun.reasonCode(try LiveRun.object(result.stdout)) == code, "\(result)")
+            }
+        }
+    }
 }

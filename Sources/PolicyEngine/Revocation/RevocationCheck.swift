@@ -28,7 +28,8 @@ public enum RevocationCheck {
         }
         let issuer = chain[1]
         var documents = evidence.documents
-        if evidence.mode == .stapled {
+        // With ocsp, a staple stands in for the responder it came from (the command layer then fetched nothing).
+        if evidence.mode == .stapled || evidence.mode == .ocsp && documents.isEmpty && evidence.staple != nil {
             guard let staple = evidence.staple else {
                 return soft("no stapled OCSP response: the server did not staple one for \(leafName)", evidence,
                             &warnings)

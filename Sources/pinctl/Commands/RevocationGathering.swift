@@ -12,6 +12,8 @@ enum RevocationGathering {
         var evidence = RevocationEvidence(mode: mode)
         evidence.staple = staple
         guard mode == .ocsp || mode == .crl, let leaf = presented.first else { return .success(evidence) }
+        // A stapled response is the responder's own answer, relayed: asking the responder again adds nothing.
+        if mode == .ocsp, staple != nil { return .success(evidence) }
         let leafName = "certificate #0 (\(leaf.subject))"
         // The request names the issuer's key: the one the server sent. The engine checks the answer against the
         // issuer of the chain it built.
@@ -24,7 +26,8 @@ enum RevocationGathering {
             evidence.unavailable = "\(leafName) names no " + (mode == .ocsp ? "OCSP responder" : "CRL distribution point")
             return .success(evidence)
         }
-        guard mode == .crl || OCSPExchange.request(for: leaf, issuer: issuer) != nil else {
+        let request = mode == .ocsp ? OCSPExchange.request(for: leaf, issuer: issuer) : nil
+        guard mode == .crl || request != nil else {
             evidence.unavailable = "cannot build an OCSP request for \(leafName)"
             return .success(evidence)
         }
@@ -33,8 +36,8 @@ enum RevocationGathering {
         for url in urls {
             let fetched: Result<[UInt8], RevocationFetchFailure> = switch mode {
             case .ocsp:
-                RevocationFetch.ocsp(url: url, request: OCSPExchange.request(for: leaf, issuer: issuer) ?? [],
-                                     proxies: proxies, family: family, deadline: deadline)
+                RevocationFetch.ocsp(url: url, request: request ?? [], proxies: proxies, family: family,
+                                     deadline: deadline)
             default:
                 RevocationFetch.crl(url: url, proxies: proxies, family: family, deadline: deadline)
             }

@@ -39,9 +39,9 @@ struct TargetChecker: Sendable {
             }
             options.keyType = edge.keyType
             options.version = edge.version
-            // A policy file's Alamofire revocation evaluator may want the staple (.networkAccessDisabled); asking
-            // for one costs a server nothing.
-            options.requestsOCSPStaple = revocation == .stapled || judge.isPolicyFile
+            // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want
+            // one (.networkAccessDisabled). Asking costs a server nothing.
+            options.requestsOCSPStaple = revocation == .stapled || revocation == .ocsp || judge.isPolicyFile
             let result: TLSHandshakeResult
             do throws(TLSConnectionError) {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
