@@ -347,4 +347,20 @@ import TestSupport
             }
         }
     }
+
+    /// A chain the policy rejects is not looked up: the (silent) responder is never asked, and the rejection stands.
+    @Test func anUntrustedChainIsRejectedWithoutAskingTheResponder() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path, silentResponder: true)
+            defer { fixture.stop() }
+            let server = try Self.server("good", in: fixture)
+            defer { server.stop() }
+            // rogue.pem as the only anchor: the chain leads to root.pem, which is then not trusted.
+            let result = try PinctlProcess.run(
+                ["check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/rogue.pem", "--at",
+                 RevocationFixture.at, "--timeout", "2", "--revocation", "ocsp", "--format", "json"])
+            #expect(result.status == 1, "\(result)")
+            #expect(LiveRun.reasonCode(try LiveRun.object(result.stdout)) == "untrusted-chain", "\(result)")
+        }
+    }
 }

@@ -21,9 +21,14 @@ enum RevocationGathering {
             evidence.unavailable = "the server did not send the issuer of \(leafName), needed to ask about it"
             return .success(evidence)
         }
-        let urls = mode == .ocsp ? leaf.ocspResponderURLs : leaf.crlDistributionURLs
+        let named = mode == .ocsp ? leaf.ocspResponderURLs : leaf.crlDistributionURLs
+        // RFC 5280 and 6960 fetch over plain HTTP (the document is signed); an https:// or ldap:// source would need a
+        // trust decision of its own, so it is skipped.
+        let urls = named.filter { $0.lowercased().hasPrefix("http://") }
         guard !urls.isEmpty else {
-            evidence.unavailable = "\(leafName) names no " + (mode == .ocsp ? "OCSP responder" : "CRL distribution point")
+            let what = mode == .ocsp ? "OCSP responder" : "CRL distribution point"
+            evidence.unavailable = named.isEmpty ? "\(leafName) names no \(what)"
+                : "\(leafName) names no http:// \(what) (only \(named.joined(separator: ", ")))"
             return .success(evidence)
         }
         let request = mode == .ocsp ? OCSPExchange.request(for: leaf, issuer: issuer) : nil
