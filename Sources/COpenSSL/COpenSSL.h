@@ -90,6 +90,28 @@ static inline long COpenSSLShim_SSL_get_tlsext_status_ocsp_resp(SSL *ssl, const 
     return SSL_get_tlsext_status_ocsp_resp(ssl, response);
 }
 
+// Revocation (Sources/OpenSSLWrapper/Revocation): a certificate's OCSP responders and CRL distribution points, and the
+// hash algorithm of an OCSP CertID.
+static inline int COpenSSLShim_sk_OPENSSL_STRING_num(const STACK_OF(OPENSSL_STRING) *sk) {
+    return sk_OPENSSL_STRING_num(sk);
+}
+static inline const char *COpenSSLShim_sk_OPENSSL_STRING_value(const STACK_OF(OPENSSL_STRING) *sk, int i) {
+    return sk_OPENSSL_STRING_value(sk, i);
+}
+static inline int COpenSSLShim_sk_DIST_POINT_num(const STACK_OF(DIST_POINT) *sk) { return sk_DIST_POINT_num(sk); }
+static inline DIST_POINT *COpenSSLShim_sk_DIST_POINT_value(const STACK_OF(DIST_POINT) *sk, int i) {
+    return sk_DIST_POINT_value(sk, i);
+}
+// The full name (a list of general names) of a distribution point; NULL when it has none or only a relative name.
+static inline GENERAL_NAMES *COpenSSLShim_DIST_POINT_fullname(const DIST_POINT *dp) {
+    return dp != NULL && dp->distpoint != NULL && dp->distpoint->type == 0 ? dp->distpoint->name.fullname : NULL;
+}
+// OCSP_id_get0_info takes a non-const CertID but only reads it.
+static inline const ASN1_OBJECT *COpenSSLShim_OCSP_CERTID_hash_algorithm(const OCSP_CERTID *id) {
+    ASN1_OBJECT *md = NULL;
+    return OCSP_id_get0_info(NULL, &md, NULL, NULL, (OCSP_CERTID *)id) == 1 ? md : NULL;
+}
+
 static inline void COpenSSLShim_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
 static inline void COpenSSLShim_BIO_set_retry_write(BIO *bio) { BIO_set_retry_write(bio); }
 static inline void COpenSSLShim_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }

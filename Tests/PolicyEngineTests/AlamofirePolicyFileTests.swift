@@ -184,7 +184,7 @@ struct AlamofirePolicyFileTests {
             """, line: 10, keyPath: Self.api, saying: "unknown key 'acceptSelfSignedCertificates'")
     }
 
-    @Test func unknownKindsAndRevocationAreRefused() throws {
+    @Test func unknownKindsAndRevocationOptionsAreRefused() throws {
         try Self.refusal("""
             evaluators:
               api.example.com: {kind: pinned-certificate, certificates: [\(Self.cert("leaf.pem"))]}
@@ -193,15 +193,16 @@ struct AlamofirePolicyFileTests {
             evaluators:
               api.example.com:
                 kind: revocation
-            """, line: 8, keyPath: Self.api + ".kind", saying: "revocation")
+                options: [ocsp, crls]
+            """, line: 9, keyPath: Self.api + ".options[1]", saying: "unknown revocation option 'crls'")
         try Self.refusal("""
             evaluators:
               api.example.com:
                 kind: composite
                 evaluators:
                   - {kind: default}
-                  - {kind: revocation}
-            """, line: 11, keyPath: Self.api + ".evaluators[1].kind", saying: "revocation")
+                  - {kind: revocation, certificates: []}
+            """, line: 11, keyPath: Self.api + ".evaluators[1]", saying: "unknown key 'certificates'")
     }
 
     @Test func anEvaluatorWithoutKindOrPinsIsRefused() throws {

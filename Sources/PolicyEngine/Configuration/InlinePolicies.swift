@@ -162,7 +162,8 @@ enum InlinePolicies {
     {
         let all = try value.mapping(allowed: [])
         guard let kindValue = all.first(where: { $0.key == "kind" })?.value else {
-            throw value.error("an evaluator needs kind: default, pinned-certificates, public-keys, disabled or composite")
+            throw value.error("an evaluator needs kind: default, pinned-certificates, public-keys, revocation, disabled "
+                + "or composite")
         }
         let kind = try kindValue.string()
         let allowed: [String]
@@ -173,11 +174,10 @@ enum InlinePolicies {
         case "public-keys": allowed = ["kind", "keys", "performDefaultValidation", "validateHost"]
         case "disabled": allowed = ["kind"]
         case "composite": allowed = ["kind", "evaluators"]
-        case "revocation":
-            throw kindValue.error("the revocation evaluator needs revocation checking, which pinctl does not do yet")
+        case "revocation": allowed = ["kind", "performDefaultValidation", "validateHost", "options"]
         default:
             throw kindValue.error("unknown evaluator kind '\(kind)' (expected default, pinned-certificates, "
-                + "public-keys, disabled or composite)")
+                + "public-keys, revocation, disabled or composite)")
         }
         let members = try value.mapping(allowed: allowed)
         func flag(_ name: String, _ fallback: Bool) throws(ConfigurationError) -> Bool {
@@ -204,6 +204,21 @@ enum InlinePolicies {
                                validateHost: try flag("validateHost", true))
         case "disabled":
             return .disabled
+        case "revocation":
+            var options: [String] = []
+            if let list = members.first(where: { $0.key == "options" })?.value {
+                for element in try list.sequence() {
+                    let name = try element.string()
+                    guard AlamofireRevocationOptions.names.contains(name) else {
+                        throw element.error("unknown revocation option '\(name)' (expected "
+                            + AlamofireRevocationOptions.names.joined(separator: ", ") + ")")
+                    }
+                    options.append(name)
+                }
+            }
+            return .revocation(performDefaultValidation: try flag("performDefaultValidation", true),
+                               validateHost: try flag("validateHost", true),
+                               options: AlamofireRevocationOptions(options.isEmpty ? ["any"] : options))
         default:
             guard let list = members.first(where: { $0.key == "evaluators" })?.value else {
                 throw value.error("composite needs evaluators: a list of evaluators")

@@ -28,6 +28,8 @@ public struct Evaluation: Sendable {
     public let builtChain: [X509Certificate]
     public let time: Date
     public let warnings: [String]
+    /// A revocation check the policy's library asks for (Alamofire's revocation evaluator); nil for none.
+    public var revocationRequest: RevocationRequest? = nil
 
     public var isTrusted: Bool {
         if case .trusted = verdict { return true }
@@ -102,7 +104,8 @@ public struct PolicyEvaluator: Sendable {
             warnings.append(warning)
         }
         return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
-                          builtChain: builtChain, time: context.time, warnings: warnings)
+                          builtChain: builtChain, time: context.time, warnings: warnings,
+                          revocationRequest: outcome.revocation)
     }
 
     /// Every pin in today's chain leaves nothing for the next one: said with the events that then break the policy,

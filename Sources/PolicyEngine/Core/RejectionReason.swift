@@ -24,6 +24,10 @@ public enum RejectionReason: Sendable {
     case unsupportedKey(X509Certificate, key: String)
     /// Nothing to evaluate.
     case noCertificate
+    /// The leaf is revoked, as an OCSP response or CRL of its issuer says (DESIGN §11).
+    case revoked(X509Certificate, source: String, on: Date?, reason: String?)
+    /// An OCSP response (or CRL) that cannot be relied on: unsigned by the issuer, stale, about another certificate.
+    case revocationInvalid(source: String, problem: String, isOCSP: Bool)
 
     /// Classifies an OpenSSL verification failure into the reason codes of DESIGN §2.
     public static func from(_ failure: VerificationFailure, domain: String?, anchors: String, leadsToNoPin: Bool = false)
@@ -54,6 +58,9 @@ public enum RejectionReason: Sendable {
         case .noEvaluator: "no-evaluator"
         case .unsupportedKey: "unsupported-key"
         case .noCertificate: "no-certificate"
+        case .revoked: "revoked"
+        // DESIGN §11 names only ocsp-invalid; a CRL that cannot be relied on gets a code of its own.
+        case .revocationInvalid(_, _, let isOCSP): isOCSP ? "ocsp-invalid" : "crl-invalid"
         }
     }
 
@@ -70,6 +77,7 @@ public enum RejectionReason: Sendable {
     /// The certificate the reason is about, if one is.
     public var certificate: X509Certificate? {
         if case .unsupportedKey(let certificate, _) = self { return certificate }
+        if case .revoked(let certificate, _, _, _) = self { return certificate }
         return verificationFailure?.certificate
     }
 
@@ -150,6 +158,13 @@ public enum RejectionReason: Sendable {
                 + "hash (it hashes RSA 2048, 3072 and 4096 and EC P-256 and P-384 keys only), so it blocks the connection"
         case .noCertificate:
             return "no certificate: nothing was presented to evaluate"
+        case .revoked(let certificate, let source, let date, let reason):
+            let index = chain.firstIndex(of: certificate).map { "#\($0) " } ?? ""
+            return "revoked: certificate \(index)(\(certificate.subject)) was revoked"
+                + (date.map { " on \(Timestamp.iso8601($0))" } ?? "") + (reason.map { " (\($0))" } ?? "")
+                + ", says \(source); the server must get a new certificate"
+        case .revocationInvalid(let source, let problem, let isOCSP):
+            return "\(isOCSP ? "OCSP" : "CRL") invalid: \(source) cannot be relied on: \(problem)"
         case .pinNotInChain, .publicKeyNotPinned:
             return messageLines(chain: chain, at: time).joined(separator: "\n")
         }

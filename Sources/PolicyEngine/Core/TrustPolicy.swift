@@ -36,6 +36,8 @@ public struct PolicyOutcome: Sendable {
     public var validation: ChainValidation?
     /// Warnings: never change the verdict.
     public var warnings: [String]
+    /// A revocation check the library itself asks for once the chain is trusted.
+    public var revocation: RevocationRequest?
 
     public init(_ verdict: Verdict, validation: ChainValidation?, warnings: [String] = []) {
         self.verdict = verdict

@@ -91,7 +91,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The `Proxy-Authorization` header value, when credentials were given.
-    var authorization: String? {
+    package var authorization: String? {
         guard let user else { return nil }
         return "Basic " + Data("\(user):\(password ?? "")".utf8).base64EncodedString()
     }

@@ -31,6 +31,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Edges") var edges: EdgeOptions
+    @OptionGroup(title: "Revocation") var revocation: RevocationOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How many targets to check at once.", valueName: "n"))
     var jobs: Int = 16
@@ -66,7 +67,8 @@ struct CheckCommand: ParsableCommand {
 
         let progress = Progress(total: targets.count, enabled: targets.count > 1 && !output.quiet && Terminal.stderrIsTerminal)
         var summary = BreakageSummary()
-        let checker = TargetChecker(connection: connection, edges: edges, judge: judge)
+        let checker = TargetChecker(connection: connection, edges: edges, judge: judge,
+                                    revocation: revocation.revocation)
         let statuses = ConcurrentRunner.run(count: targets.count, jobs: jobs, work: { index in
             checker.check(targets[index])
         }, inOrder: { (index: Int, outcomes: [CheckOutcome]) -> ExitStatus in

@@ -7,6 +7,8 @@ struct TargetChecker: Sendable {
     let connection: ConnectionOptions
     let edges: EdgeOptions
     let judge: Judge
+    /// `--revocation`: how a trusted chain's leaf is checked.
+    var revocation: RevocationMode = .none
 
     /// Edges of one target checked at once; more wait for a free slot.
     static let parallelEdges = 16
@@ -37,6 +39,9 @@ struct TargetChecker: Sendable {
             }
             options.keyType = edge.keyType
             options.version = edge.version
+            // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want
+            // one (.networkAccessDisabled). Asking costs a server nothing.
+            options.requestsOCSPStaple = revocation == .stapled || revocation == .ocsp || judge.isPolicyFile
             let result: TLSHandshakeResult
             do throws(TLSConnectionError) {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
@@ -45,9 +50,50 @@ struct TargetChecker: Sendable {
                 return failed(name, domain: domain, error, edge: split ? edge : nil)
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
-            let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            var judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            if case .reports(let reports) = judgement {
+                switch checkRevocation(reports, result, deadline: deadline) {
+                case .success(let checked): judgement = .reports(checked)
+                case .failure(let error): return failed(name, domain: domain, error, edge: split ? edge : nil)
+                }
+            }
             return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
         }, inOrder: { _, outcome in outcome })
+    }
+
+    /// Each trusted report with the revocation check it needs: `--revocation`'s, else the one its library asked for
+    /// (Alamofire's revocation evaluator). Nothing is fetched for a chain no policy trusts, and each kind of evidence
+    /// once per edge.
+    private func checkRevocation(_ reports: [TargetReport], _ result: TLSHandshakeResult, deadline: Deadline)
+        -> Result<[TargetReport], TLSConnectionError>
+    {
+        var gathered: [RevocationMode: RevocationEvidence] = [:]
+        var checked: [TargetReport] = []
+        for report in reports {
+            let request = revocation != .none
+                ? RevocationRequest(mode: revocation, requiresPositiveResponse: false)
+                : report.evaluation.revocationRequest
+            guard let request, request.mode != .none, report.evaluation.isTrusted else {
+                checked.append(report)
+                continue
+            }
+            var evidence: RevocationEvidence
+            if let known = gathered[request.mode] {
+                evidence = known
+            } else {
+                switch RevocationGathering.evidence(
+                    request.mode, presented: result.presented, staple: result.stapledOCSPResponse,
+                    proxies: connection.fetchProxies, family: connection.family, deadline: deadline)
+                {
+                case .success(let found): evidence = found
+                case .failure(let error): return .failure(error)
+                }
+                gathered[request.mode] = evidence
+            }
+            evidence.requiresPositiveResponse = request.requiresPositiveResponse
+            checked.append(report.applying(evidence))
+        }
+        return .success(checked)
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.

@@ -48,11 +48,13 @@ struct AFNetworkingOptions: ParsableArguments {
 struct AlamofireOptions: ParsableArguments {
     enum Evaluator: String, ExpressibleByArgument, CaseIterable {
         case standard = "default", pinnedCertificates = "pinned-certificates", publicKeys = "public-keys", disabled
+        case revocation
     }
 
     @Option(help: ArgumentHelp(
-        "alamofire: the evaluator, default, pinned-certificates, public-keys or disabled (default: "
-            + "pinned-certificates with pins, else default).", valueName: "kind"))
+        "alamofire: the evaluator, default, pinned-certificates, public-keys, revocation (options .any: the OCSP "
+            + "responder; --revocation chooses another method) or disabled (default: pinned-certificates with pins, "
+            + "else default).", valueName: "kind"))
     var evaluator: Evaluator?
 
     @Flag(help: "alamofire: the pinned certificates become the only anchors (acceptSelfSignedCertificates).")
@@ -80,14 +82,14 @@ struct AlamofireOptions: ParsableArguments {
         }
         // DefaultTrustEvaluator(validateHost:) has no performDefaultValidation; DisabledTrustEvaluator has no flags.
         if noDefaultValidation, kind == .standard || kind == .disabled {
-            throw InputError("--no-default-validation is a setting of the pinned-certificates and public-keys "
-                + "evaluators, not of \(kind.rawValue)")
+            throw InputError("--no-default-validation is a setting of the pinned-certificates, public-keys and "
+                + "revocation evaluators, not of \(kind.rawValue)")
         }
         if noValidateHost, kind == .disabled {
             throw InputError("--no-validate-host: the disabled evaluator checks nothing")
         }
         var warnings: [String] = []
-        if !pins.certificates.isEmpty, kind == .standard || kind == .disabled {
+        if !pins.certificates.isEmpty, kind == .standard || kind == .disabled || kind == .revocation {
             warnings.append("\(pins.certificates.count) pin(s) ignored: the \(kind.rawValue) evaluator pins nothing")
         }
         let built: AlamofireEvaluator
@@ -100,6 +102,9 @@ struct AlamofireOptions: ParsableArguments {
             built = .publicKeys(pins.certificates, performDefaultValidation: !noDefaultValidation,
                                 validateHost: !noValidateHost)
         case .disabled: built = .disabled
+        case .revocation:
+            built = .revocation(performDefaultValidation: !noDefaultValidation, validateHost: !noValidateHost,
+                                options: AlamofireRevocationOptions(["any"]))
         }
         return (AlamofirePolicy(evaluator: built), warnings)
     }

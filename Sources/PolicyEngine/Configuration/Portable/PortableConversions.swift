@@ -41,7 +41,7 @@ extension AlamofirePolicy: PortableConvertible {
         case .publicKeys(let certificates, let performDefault, let validateHost):
             if !performDefault || !validateHost { losses.add("performDefaultValidation or validateHost turned off") }
             return PortablePolicy.Rule(domain: host, scope: .exact, keyCertificates: certificates)
-        case .standard, .disabled:
+        case .standard, .disabled, .revocation:
             losses.add("the \(evaluator.kind) evaluator of \(host), which pins nothing")
             return PortablePolicy.Rule(domain: host, scope: .exact, excluded: true)
         case .composite(let inner):

@@ -13,6 +13,8 @@ public indirect enum AlamofireEvaluator: Sendable {
     case disabled
     /// `CompositeTrustEvaluator(evaluators:)`.
     case composite([AlamofireEvaluator])
+    /// `RevocationTrustEvaluator(performDefaultValidation:validateHost:options:)`.
+    case revocation(performDefaultValidation: Bool, validateHost: Bool, options: AlamofireRevocationOptions)
 
     /// "default", "pinned-certificates", …: the policy file's `kind`.
     public var kind: String {
@@ -22,6 +24,7 @@ public indirect enum AlamofireEvaluator: Sendable {
         case .publicKeys: "public-keys"
         case .disabled: "disabled"
         case .composite: "composite"
+        case .revocation: "revocation"
         }
     }
 
@@ -34,6 +37,9 @@ public indirect enum AlamofireEvaluator: Sendable {
              ("validateHost", validateHost)]
         case .publicKeys(_, let performDefault, let validateHost):
             [("performDefaultValidation", performDefault), ("validateHost", validateHost)]
+        case .revocation(let performDefault, let validateHost, let options):
+            [("performDefaultValidation", performDefault), ("validateHost", validateHost)]
+                + AlamofireRevocationOptions.names.map { ($0, options.names.contains($0)) }
         case .disabled, .composite: []
         }
     }
@@ -43,7 +49,7 @@ public indirect enum AlamofireEvaluator: Sendable {
         switch self {
         case .pinnedCertificates(let certificates, _, _, _), .publicKeys(let certificates, _, _): certificates
         case .composite(let evaluators): evaluators.flatMap(\.pinnedCertificates)
-        case .standard, .disabled: []
+        case .standard, .disabled, .revocation: []
         }
     }
 }
@@ -62,6 +68,8 @@ struct AlamofireTrust {
     /// Whether a validation ran and passed: a chain no evaluator validated is trusted unchecked.
     var validated = false
     var warnings: [String] = []
+    /// What a revocation evaluator asked for, to be checked once the whole evaluation has passed.
+    var revocation: RevocationRequest?
 
     /// `SecTrustEvaluateWithError` under `SecPolicyCreateSSL(true, host)`: the chain, its dates, the leaf's usage, and
     /// the name when one is given.
@@ -151,6 +159,23 @@ struct AlamofireTrust {
                 + "Alamofire, may still refuse the connection on a device)")
             return nil
 
+        case .revocation(let performDefault, let validateHost, let options):
+            // if performDefaultValidation { try trust.af.performDefaultValidation(forHost: host) }
+            // if validateHost { try trust.af.performValidation(forHost: host) }
+            // try trust.af.evaluate(afterApplying: SecPolicy.af.revocation(options: options))
+            // The last step replaces the trust's policies with the revocation policy alone (SecTrustSetPolicies), so
+            // it evaluates the chain and its dates without TLS usage or a name, then asks about revocation.
+            if let rejection = validateFlags(evaluator, performDefault: performDefault, validateHost: validateHost,
+                                             warnUnchecked: false) {
+                return rejection
+            }
+            let basic = build(checks: .none)
+            if let failure = basic.failure { return reject(failure, basic) }
+            validated = true
+            if lastValidation == nil { lastValidation = basic }
+            revocation = options.request
+            return nil
+
         case .composite(let evaluators):
             // for evaluator in self { try evaluator.evaluate(trust, forHost: host) }: in order, the first throw wins;
             // an empty list throws nothing.
@@ -166,8 +191,8 @@ struct AlamofireTrust {
 
     /// `performDefaultValidation` (no host) then `validateHost` (a full evaluation with the host): both validate the
     /// chain, so only with both off is it unchecked.
-    private mutating func validateFlags(_ evaluator: AlamofireEvaluator, performDefault: Bool, validateHost: Bool)
-        -> Rejection?
+    private mutating func validateFlags(_ evaluator: AlamofireEvaluator, performDefault: Bool, validateHost: Bool,
+                                        warnUnchecked: Bool = true) -> Rejection?
     {
         if performDefault {
             let validation = validate(host: nil)
@@ -177,7 +202,7 @@ struct AlamofireTrust {
             let validation = validate(host: host)
             if let failure = validation.failure { return reject(failure, validation) }
         }
-        if !performDefault, !validateHost {
+        if !performDefault, !validateHost, warnUnchecked {
             warnings.append("\(evaluator.kind): performDefaultValidation and validateHost are both off: the chain, its "
                 + "dates and the host name are not checked, only the pins")
         }
@@ -189,5 +214,35 @@ struct AlamofireTrust {
 enum KeyKinds {
     static func isRSAOrEC(_ certificate: X509Certificate) -> Bool {
         certificate.keyDescription.hasPrefix("RSA ") || certificate.keyDescription.hasPrefix("ECDSA ")
+    }
+}
+
+/// `RevocationTrustEvaluator.Options`, an OptionSet of Apple's revocation policy constants; `.any` by default.
+public struct AlamofireRevocationOptions: Sendable, Equatable {
+    /// The option names pinctl reads, as Alamofire spells them.
+    public static let names = ["any", "ocsp", "crl", "preferCRL", "requirePositiveResponse", "networkAccessDisabled"]
+
+    /// Those given, in the order of `names`; ["any"] when none is.
+    public let names: [String]
+
+    public init(_ given: [String]) {
+        names = Self.names.filter(given.contains)
+    }
+
+    /// What pinctl checks for them. Apple's kSecRevocationUseAnyAvailableMethod (`.any`) prefers OCSP; `.crl` alone or
+    /// `.preferCRL` makes it the CRL. `.networkAccessDisabled` consults "only locally cached replies": a client
+    /// without a cache has only what the server stapled. `.requirePositiveResponse` turns every doubt (unknown, no
+    /// source) into a failure, as Apple does with kSecRevocationRequirePositiveResponse.
+    var request: RevocationRequest {
+        let set = Set(names)
+        let mode: RevocationMode
+        if set.contains("networkAccessDisabled") {
+            mode = .stapled
+        } else if set.contains("preferCRL") || (set.contains("crl") && !set.contains("ocsp")) {
+            mode = .crl
+        } else {
+            mode = .ocsp
+        }
+        return RevocationRequest(mode: mode, requiresPositiveResponse: set.contains("requirePositiveResponse"))
     }
 }

@@ -58,7 +58,7 @@ public struct AlamofirePolicy: TrustPolicy {
             case .pinnedCertificates(let certificates, _, _, _): certificates.map { .init(.certificate($0), .certificate) }
             case .publicKeys(let certificates, _, _): certificates.map { .init(.certificate($0), .key) }
             case .composite(let inner): inner.flatMap(entries)
-            case .standard, .disabled: []
+            case .standard, .disabled, .revocation: []
             }
         }
         return AppliedPins(entries(evaluator), notPinnedBecause: "the \(evaluator.kind) evaluator pins nothing")
@@ -102,7 +102,9 @@ public struct AlamofirePolicy: TrustPolicy {
             basis = .unchecked(evaluator.kind == "disabled" ? "DisabledTrustEvaluator"
                 : "no evaluator of the composite checks anything")
         }
-        return .trusted(basis, validation, warnings: warnings)
+        var outcome = PolicyOutcome.trusted(basis, validation, warnings: warnings)
+        outcome.revocation = trust.revocation
+        return outcome
     }
 
     /// Keys that look meant for `domain` but that the dictionary lookup never matches: another case, a port, a

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+
+/// The revocation PKI of `scripts/make-revocation-pki.sh`, made in a directory of the test's, with what its leaves
+/// point at running on loopback: an `openssl ocsp` responder (or, `silentResponder`, a listener that accepts and
+/// never answers) and a tiny HTTP server for `ca.crl`. Every expected status comes from the openssl CLI's own
+/// database and responses, never from pinctl. `stop()` ends both servers.
+// @unchecked Sendable: immutable after init; the process and listeners are only stopped.
+public final class RevocationFixture: @unchecked Sendable {
+    /// The evaluation time of every revocation test: inside the 20-year span the script makes everything valid for,
+    /// and after any moment the tests run (`openssl ocsp` signs with thisUpdate = now; it cannot backdate).
+    public static let at = "2036-01-01T00:00:00Z"
+
+    public let directory: String
+    public let ocspURL: String
+    public let crlURL: String
+    private let responder: Process?
+    private let silent: LoopbackListener?
+    private let crlServer: LoopbackListener
+    private let stopping = StopFlag()
+
+    public init(in directory: String, silentResponder: Bool = false) throws {
+        signal(SIGPIPE, SIG_IGN)
+        self.directory = directory
+        let crlServer = try LoopbackListener(host: "127.0.0.1")
+        let silent = silentResponder ? try LoopbackListener(host: "127.0.0.1") : nil
+        let ocspPort = try silent?.port ?? Self.freePort()
+        ocspURL = "http://127.0.0.1:\(ocspPort)/ocsp"
+        crlURL = "http://127.0.0.1:\(crlServer.port)/ca.crl"
+        self.crlServer = crlServer
+        self.silent = silent
+
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/bin/sh")
+        script.arguments = [Certs.root + "/scripts/make-revocation-pki.sh", directory, ocspURL, crlURL]
+        script.standardOutput = FileHandle.nullDevice
+        script.standardError = FileHandle.nullDevice
+        try script.run()
+        script.waitUntilExit()
+        guard script.terminationStatus == 0 else {
+            throw TestServerError("make-revocation-pki.sh exited \(script.terminationStatus)")
+        }
+
+        let crl = directory + "/ca.crl"
+        crlServer.start { peer in
+            let request = peer.readFirstFlight(seconds: 2)
+            let body = (try? Data(contentsOf: URL(fileURLWithPath: crl))).map { [UInt8]($0) } ?? []
+            let found = String(decoding: request, as: UTF8.self).hasPrefix("GET /ca.crl ")
+            let head = found
+                ? "HTTP/1.0 200 OK\r\nContent-Type: application/pkix-crl\r\nContent-Length: \(body.count)\r\n\r\n"
+                : "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+            peer.write(Array(head.utf8) + (found ? body : []))
+            peer.closeGracefully()
+        }
+        silent?.start { peer in peer.holdUntilStopped(seconds: 30) }
+
+        if silentResponder {
+            responder = nil
+        } else {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["openssl", "ocsp", "-port", String(ocspPort), "-index", "index.txt", "-CA", "ca.pem",
+                                 "-rsigner", "responder.pem", "-rkey", "responder.key", "-ndays", "7300"]
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            let log = directory + "/ocsp.log"
+            guard FileManager.default.createFile(atPath: log, contents: nil), let output = FileHandle(forWritingAtPath: log)
+            else { throw TestServerError("cannot create \(log)") }
+            defer { try? output.close() }
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            responder = process
+            guard Self.waitUntilAccepting(log: log, seconds: 10) else {
+                stop()
+                throw TestServerError("openssl ocsp did not start on port \(ocspPort)")
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Ends the responder and the listeners, and waits for them; idempotent.
+    public func stop() {
+        guard stopping.set() else { return }
+        if let responder {
+            // SIGKILL: the test runner's threads block SIGTERM, and a child started from one inherits that mask.
+            if responder.isRunning { kill(responder.processIdentifier, SIGKILL) }
+            responder.waitUntilExit()
+        }
+        silent?.stop()
+        crlServer.stop()
+    }
+
+    /// A port nothing listens on right now: bound, read and released, for `openssl ocsp -port`, which binds a port
+    /// it is given but cannot say which one it chose (its leaves must name the port before it starts).
+    static func freePort() throws -> UInt16 {
+        let listener = try LoopbackListener(host: "127.0.0.1")
+        defer { listener.stop() }
+        return listener.port
+    }
+
+    /// Waits for the "ACCEPT" line `openssl ocsp` prints once it listens. Not a probe connection: the responder
+    /// serves one connection at a time and would wait on a probe that sends nothing, stalling every later request.
+    private static func waitUntilAccepting(log: String, seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if let text = try? String(contentsOfFile: log, encoding: .utf8), text.contains("ACCEPT") { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
