@@ -47,3 +47,17 @@ let package = Package(
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
     ]
 )
+
+// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). A plain build links each with a
+// main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
+let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
+    ("FuzzCertificates", "OpenSSLWrapper"),
+    ("FuzzCertificateDER", "OpenSSLWrapper"),
+    ("FuzzPinFile", "PolicyEngine"),
+    ("FuzzTargetSyntax", "PolicyEngine"),
+    ("FuzzTimestamp", "PolicyEngine"),
+]
+package.targets.append(.target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper"], path: "Tests/Fuzz/FuzzSupport"))
+package.targets += fuzzTargets.map {
+    .executableTarget(name: $0.name, dependencies: ["FuzzSupport", $0.parser], path: "Tests/Fuzz/\($0.name)")
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Writes the committed seed corpus, Tests/Fuzz/corpus/<target>/, from certs/ and the openssl CLI.
+# Seeds are starting points: a few dozen small, real inputs per target, covering each accepted form and the
+# common ways to get one wrong. Re-running replaces them (the extra certificates get new keys); the corpus
+# libFuzzer grows while it runs lives under .build-fuzz/ and is never committed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+certs="$root/certs"
+corpus="$root/Tests/Fuzz/corpus"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fresh() {  # TARGET: an empty seed directory
+    rm -rf "${corpus:?}/$1"
+    mkdir -p "$corpus/$1"
+    echo "$corpus/$1"
+}
+
+# Self-signed certificates of the kinds certs/ lacks, so each key type and SAN type has a seed:
+# NAME KEY-OPTIONS... (the subject and SANs are the same for all).
+extra() {
+    local name=$1
+    shift
+    openssl genpkey "$@" -out "$work/$name.key" 2>/dev/null
+    openssl req -x509 -new -key "$work/$name.key" -days 36500 -set_serial 0x00ff01 -utf8 \
+        -subj "/CN=fuzz-$name.test/O=Fuzz Seed Ümlaut/OU=テスト" \
+        -addext "subjectAltName=DNS:fuzz.test,IP:192.0.2.1,IP:2001:db8::1,email:a@fuzz.test,URI:https://fuzz.test/" \
+        -out "$work/$name.pem" 2>/dev/null
+    openssl x509 -in "$work/$name.pem" -outform DER -out "$work/$name.der"
+}
+extra ed25519 -algorithm ED25519
+extra ed448 -algorithm ED448
+extra rsa-pss -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:1024
+extra secp256k1 -algorithm EC -pkeyopt ec_paramgen_curve:secp256k1
+extra p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384
+extra dsa -paramfile <(openssl genpkey -genparam -algorithm DSA -pkeyopt dsa_paramgen_bits:1024 2>/dev/null)
+trusted_body() {  # PEM-FILE: the DER inside `BEGIN TRUSTED CERTIFICATE`: the certificate, then its trust settings
+    openssl x509 -in "$1" -trustout -addtrust serverAuth -addreject clientAuth -setalias "fuzz alias" \
+        | sed '1d;$d' | base64 -d
+}
+
+# FuzzCertificates: whole certificate files, PEM or DER.
+dir=$(fresh FuzzCertificates)
+for name in leaf root-ca intermediate-ca leaf-rsa other-root-ca cn-only wildcard self-signed expired; do
+    cp "$certs/$name.pem" "$dir/$name.pem"
+done
+for name in leaf-chain leaf-fullchain other-leaf-chain; do cp "$certs/$name.pem" "$dir/$name.pem"; done
+for name in leaf root-ca intermediate-ca; do cp "$certs/$name.der" "$dir/$name.der"; done
+cat "$certs/leaf.der" "$certs/intermediate-ca.der" "$certs/root-ca.der" >"$dir/fullchain.der"
+cat "$certs/leaf.pem" "$certs/leaf.key" >"$dir/leaf-then-key.pem"
+cat "$certs/leaf-rsa.key" "$certs/leaf-rsa.pem" "$certs/intermediate-ca.pem" >"$dir/rsa-key-then-chain.pem"
+cp "$certs/leaf.key" "$dir/key-only.pem"
+openssl pkey -in "$certs/leaf.key" -pubout -out "$dir/public-key-only.pem"
+openssl x509 -in "$certs/leaf.pem" -text >"$dir/leaf-text-then-pem.pem"
+openssl x509 -in "$certs/root-ca.pem" -trustout -addtrust serverAuth -setalias "fuzz alias" >"$dir/trusted.pem"
+sed 's/$/\r/' "$certs/leaf-chain.pem" >"$dir/leaf-chain-crlf.pem"
+sed 's/CERTIFICATE/X509 CERTIFICATE/' "$certs/leaf.pem" >"$dir/x509-label.pem"
+head -n 5 "$certs/leaf.pem" >"$dir/truncated.pem"
+{ cat "$certs/leaf.pem"; printf -- '-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n'; } \
+    >"$dir/good-then-bad.pem"
+head -c 200 "$certs/leaf.der" >"$dir/truncated.der"
+{ cat "$certs/leaf.der"; printf '\n'; } >"$dir/der-then-newline.der"
+for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.pem" "$dir/extra-$name.pem"; done
+cp "$work/ed25519.der" "$dir/extra-ed25519.der"
+
+# FuzzCertificateDER: the DER of one certificate, optionally followed by its trust settings.
+dir=$(fresh FuzzCertificateDER)
+for name in leaf root-ca intermediate-ca; do cp "$certs/$name.der" "$dir/$name.der"; done
+for name in leaf-rsa other-root-ca cn-only wildcard self-signed expired client-auth; do
+    openssl x509 -in "$certs/$name.pem" -outform DER -out "$dir/$name.der"
+done
+for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.der" "$dir/extra-$name.der"; done
+trusted_body "$certs/root-ca.pem" >"$dir/root-ca-trusted.der"
+trusted_body "$work/ed25519.pem" >"$dir/extra-ed25519-trusted.der"
+cat "$certs/leaf.der" "$certs/root-ca.der" >"$dir/two-certificates.der"
+
+# FuzzPinFile: .pin files.
+dir=$(fresh FuzzPinFile)
+cp "$certs/pins/"*.pin "$dir/"
+leaf=$(grep '^leaf.pem ' "$certs/spki-pins.txt" | cut -d' ' -f2)
+root=$(grep '^root-ca.pem ' "$certs/spki-pins.txt" | cut -d' ' -f2)
+cut -d' ' -f2 "$certs/spki-pins.txt" >"$dir/every-fixture.pin"
+printf '%s\r\n# backup\r\n%s\r\n' "$leaf" "$root" >"$dir/crlf.pin"
+printf 'pin-sha256="%s";\n\t%s  ;  # with semicolons\n' "${leaf#sha256/}" "$root" >"$dir/rfc7469.pin"
+printf '# only comments\n\n   \n# and blank lines\n' >"$dir/comments-only.pin"
+printf '%s\n%s\n' "$leaf" "${root%?}" >"$dir/truncated-base64.pin"
+printf '%s\n' "${leaf%????}" >"$dir/short-hash.pin"
+printf 'pin-sha256=%s\n' "${leaf#sha256/}" >"$dir/unquoted.pin"
+printf 'sha1/%s\n' "${leaf#sha256/}" >"$dir/wrong-algorithm.pin"
+printf '\xef\xbb\xbf%s\n' "$leaf" >"$dir/byte-order-mark.pin"
+printf '%s\xe2\x80\xa8%s\n' "$leaf" "$root" >"$dir/line-separator.pin"
+printf '%s\n\xff\xfe\n' "$leaf" >"$dir/not-utf8.pin"
+printf '%s' "$leaf" >"$dir/no-final-newline.pin"
+cat "$certs/leaf.pem" >"$dir/certificate-by-mistake.pin"
+
+# FuzzTargetSyntax: targets as written on the command line.
+dir=$(fresh FuzzTargetSyntax)
+n=0
+for target in pinning.test pinning.test:8443 127.0.0.1 127.0.0.1:443 '[::1]:8443' ::1 '[::1]' \
+    https://pinning.test 'https://user:secret@pinning.test:8443/path?query#fragment' 'HTTPS://[2001:db8::1]:443/' \
+    ::ffff:192.0.2.1 '[::ffff:192.0.2.1]:65535' xn--bcher-kva.example:1 http://pinning.test '[::1' '[1.2.3.4]:80' \
+    pinning.test:0 pinning.test:65536 pinning.test: :443 'fe80::1%eth0' 'bücher.example' 'a b' 'host:+80' \
+    'https://pinning.test@evil.test/' 'https://[::1]x'; do
+    n=$((n + 1))
+    printf '%s' "$target" >"$dir/$(printf '%02d' $n)"
+done
+
+# FuzzTimestamp: --at values.
+dir=$(fresh FuzzTimestamp)
+n=0
+for at in 2026-01-31T12:00:00Z 2026-01-31T12:00Z 2026-01-31T14:00:00+02:00 2026-01-31 @0 @1780272000 \
+    @-62135596800 @253402300799 0001-01-01T00:00:00Z 9999-12-31T23:59:59Z 2024-02-29 2023-02-29 2100-02-29 \
+    2000-02-29T23:59:59.999999-05:30 2026-01-31T12:00:00,5z 2026-01-31t12:00:00Z 10000-01-01 0000-01-01 \
+    2026-13-01 2026-01-31T24:00:00Z 2026-01-31T23:59:60Z @ @1e9 '@ 5' 0001-01-01T00:00:00+00:01 \
+    9999-12-31T23:59:59-00:01 2026-1-31 '2026-01-31 12:00:00Z'; do
+    n=$((n + 1))
+    printf '%s' "$at" >"$dir/$(printf '%02d' $n)"
+done
+
+for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done
