@@ -34,6 +34,10 @@ extra rsa-pss -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:1024
 extra secp256k1 -algorithm EC -pkeyopt ec_paramgen_curve:secp256k1
 extra p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384
 extra dsa -paramfile <(openssl genpkey -genparam -algorithm DSA -pkeyopt dsa_paramgen_bits:1024 2>/dev/null)
+# A DER certificate with the PEM marker in its subject: once read as PEM text and rejected (fixed, see
+# Tests/OpenSSLWrapperTests/FuzzFindingTests.swift, which reads this seed).
+openssl req -x509 -new -key "$certs/leaf.key" -days 36500 -subj "/CN=-----BEGIN marker in a name" \
+    -outform DER -out "$work/pem-marker-in-subject.der" 2>/dev/null
 trusted_body() {  # PEM-FILE: the DER inside `BEGIN TRUSTED CERTIFICATE`: the certificate, then its trust settings
     openssl x509 -in "$1" -trustout -addtrust serverAuth -addreject clientAuth -setalias "fuzz alias" \
         | sed '1d;$d' | base64 -d
@@ -62,6 +66,7 @@ head -c 200 "$certs/leaf.der" >"$dir/truncated.der"
 { cat "$certs/leaf.der"; printf '\n'; } >"$dir/der-then-newline.der"
 for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.pem" "$dir/extra-$name.pem"; done
 cp "$work/ed25519.der" "$dir/extra-ed25519.der"
+cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
 
 # FuzzCertificateDER: the DER of one certificate, optionally followed by its trust settings.
 dir=$(fresh FuzzCertificateDER)
@@ -73,6 +78,7 @@ for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.der" "$
 trusted_body "$certs/root-ca.pem" >"$dir/root-ca-trusted.der"
 trusted_body "$work/ed25519.pem" >"$dir/extra-ed25519-trusted.der"
 cat "$certs/leaf.der" "$certs/root-ca.der" >"$dir/two-certificates.der"
+cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
 
 # FuzzPinFile: .pin files.
 dir=$(fresh FuzzPinFile)
