@@ -13,8 +13,8 @@ enum CertificatesFuzz {
             return
         }
         Fuzz.require(!certificates.isEmpty, "parsing succeeded with no certificate")
-        certificates.forEach(CertificateInvariants.requireRoundTrip)
-        CertificateInvariants.requireRereadable(certificates)
+        CertificateInvariants.requireDERRereadable(certificates)
+        CertificateInvariants.requirePEMRereadable(certificates)
     }
 }
 
