@@ -10,6 +10,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `pinctl serve`: HTTP/1.1 without TLS (traits off: no swift-configuration), the Prometheus text format,
+        // logs, signals.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,11 +41,26 @@ let package = Package(
             name: "PolicyEngine",
             dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", .product(name: "Yams", package: "Yams")]
         ),
+        .target(
+            name: "Exporter",
+            dependencies: [
+                "PolicyEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "pinctl",
             dependencies: [
                 "PolicyEngine",
+                "Exporter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper"], path: "Tests/TestSupport"),

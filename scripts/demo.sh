@@ -5,7 +5,8 @@
 #   3. rotate the server to a rekeyed leaf and show which apps would break, and that a backup pin saves them;
 #   4. pinctl verify the same rotation offline, before it ships;
 #   5. the CI gate: one policy file of five apps (AFNetworking, Alamofire, TrustKit, OkHttp, Android NSC) checked
-#      against the server, before and after a rotation that breaks one of them.
+#      against the server, before and after a rotation that breaks one of them;
+#   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong.
 # The server is stopped on exit, whatever happens. The fixture root stands in for the system trust store and
 # --at fixes the time, so the demo gives the same verdicts every day.
 set -euo pipefail
@@ -95,3 +96,14 @@ echo "== rotation: a new leaf key; the TrustKit app pinned the old key and a bac
 start_server certs/libraries/leaf-rekeyed.pem certs/libraries/leaf-rekeyed.key certs/libraries/intermediate-ca.pem
 run "${gate[@]}"
 stop_server
+
+echo
+echo "== rotation safety: which pin carries the load, what each rotation does, and when the first break is due"
+run lint --config examples/pinctl.yaml --chain certs/libraries/leaf-chain.pem --host api.example.com \
+    --at 2026-06-01T00:00:00Z
+
+echo
+echo "== a pin that matches nothing: made from the whole certificate (a browser's fingerprint), not from its key"
+fingerprint=$(openssl x509 -in certs/libraries/intermediate-ca.pem -noout -fingerprint -sha256 | cut -d= -f2)
+run diagnose "$fingerprint" --chain certs/libraries/leaf-chain.pem --ca-file certs/libraries/root-ca.pem \
+    --at 2026-06-01T00:00:00Z

@@ -5,6 +5,7 @@
 
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
+#include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
@@ -73,5 +74,9 @@ static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *ctx, 
 static inline void COpenSSLShim_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
 static inline void COpenSSLShim_BIO_set_retry_write(BIO *bio) { BIO_set_retry_write(bio); }
 static inline void COpenSSLShim_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
+
+// Key generation for backup-key (Sources/OpenSSLWrapper/KeyGeneration): both are variadic macros.
+static inline EVP_PKEY *COpenSSLShim_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+static inline EVP_PKEY *COpenSSLShim_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
 
 #endif

@@ -123,7 +123,7 @@ public final class TrustStore: @unchecked Sendable {
         let names: [String]
         do throws(FileSystemError) {
             guard try FileSystem.kind(of: directory) == .directory else {
-                throw FileSystemError(reason: "--ca-path needs a directory of hashed certificates (see `openssl rehash`)")
+                throw FileSystemError(reason: "is not a directory of hashed certificates (see `openssl rehash`)")
             }
             names = try FileSystem.entries(ofDirectory: directory)
         } catch {
@@ -132,7 +132,7 @@ public final class TrustStore: @unchecked Sendable {
         for name in names where isHashedName(name) {
             let entry = Path.join(directory, name)
             guard let kind = try? FileSystem.kind(of: entry), kind != .regular else { continue }
-            throw CertificateParseError(path: entry, reason: "is \(kind.name), not a regular file (in --ca-path)")
+            throw CertificateParseError(path: entry, reason: "is \(kind.name), not a regular file (in a hashed CA directory)")
         }
     }
 

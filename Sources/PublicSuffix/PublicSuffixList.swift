@@ -42,8 +42,9 @@ public final class PublicSuffixList: @unchecked Sendable {
     /// suffix (`localhost`, `example.internal`) or it is an IP address.
     public func registry(of name: String) -> String? {
         let lowered = name.lowercased()
-        guard let tld = lowered.split(separator: ".").last, isPublicSuffix(String(tld)),
-              let suffix = psl_unregistrable_domain(context, lowered) else { return nil }
-        return String(cString: suffix)
+        guard let tld = lowered.split(separator: ".").last, isPublicSuffix(String(tld)) else { return nil }
+        // libpsl returns a pointer into the string it was given: read it before that C string is released (an
+        // implicit String-to-pointer conversion lives only for the call, and AddressSanitizer caught the read after).
+        return lowered.withCString { name in psl_unregistrable_domain(context, name).map { String(cString: $0) } }
     }
 }

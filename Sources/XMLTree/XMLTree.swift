@@ -35,13 +35,27 @@ public enum XMLDocumentReader {
     public static func parse(_ bytes: [UInt8]) throws(XMLParseError) -> XMLElement {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_NOCDATA.rawValue)
-        xmlResetLastError()
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlReadMemory(chars.baseAddress, Int32(clamping: chars.count), "config.xml", nil, options)
+        guard let context = xmlNewParserCtxt() else { fatalError("xmlNewParserCtxt: out of memory") }
+        defer { xmlFreeParserCtxt(context) }
+        // libxml2 goes on after a well-formedness error, and its "last error" is then a later consequence ("Premature
+        // end of data" at the end of the file): the first error, where the document went wrong, is recorded here.
+        let recorder = FirstError()
+        // The SAX handler's `_private`: xmlCtxtReadMemory resets the context's own fields, not its handler.
+        context.pointee.sax.pointee._private = Unmanaged.passUnretained(recorder).toOpaque()
+        context.pointee.sax.pointee.serror = recordFirstError
+        let parsed = withExtendedLifetime(recorder) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    xmlCtxtReadMemory(context, chars.baseAddress, Int32(clamping: chars.count), "config.xml", nil,
+                                      options)
+                }
             }
         }
-        guard let document else { throw lastError(fallback: "not well-formed XML") }
+        if let first = recorder.error {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw first
+        }
+        guard let document = parsed else { throw XMLParseError(line: 0, message: "not well-formed XML") }
         defer { xmlFreeDoc(document) }
         if let subset = document.pointee.intSubset {
             throw XMLParseError(line: Int(xmlGetLineNo(UnsafeMutableRawPointer(subset).assumingMemoryBound(to: xmlNode.self))),
@@ -90,14 +104,23 @@ public enum XMLDocumentReader {
         guard let prefix = namespace?.pointee.prefix else { return local }
         return String(cString: prefix) + ":" + local
     }
+}
 
-    private static func lastError(fallback: String) -> XMLParseError {
-        // get0: the last error belongs to libxml2's thread-local state.
-        guard let error = xmlGetLastError(), let message = error.pointee.message else {
-            return XMLParseError(line: 0, message: fallback)
-        }
-        var text = Substring(String(cString: message))
-        while let last = text.last, last.isWhitespace { text = text.dropLast() }
-        return XMLParseError(line: Int(error.pointee.line), message: String(text))
-    }
+/// The first error libxml2 reports while parsing one document.
+private final class FirstError {
+    var error: XMLParseError?
+}
+
+/// The parser context's structured error handler: `userData` is the context itself (libxml2's DOM builder sets it
+/// so), whose SAX handler's `_private` holds the recorder. Warnings are not errors.
+private let recordFirstError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<xmlError>?) -> Void = {
+    data, error in
+    guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let recorder = context.pointee.sax?.pointee._private else { return }
+    let first = Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue()
+    guard first.error == nil else { return }
+    var text = Substring(error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML")
+    while let last = text.last, last.isWhitespace { text = text.dropLast() }
+    first.error = XMLParseError(line: Int(error.pointee.line), message: String(text))
 }

@@ -1,27 +1,28 @@
 import Foundation
+import OpenSSLWrapper
 
 /// Runs `count` blocking jobs on at most `jobs` threads, handing results to `inOrder` in index order as soon as
 /// each one and all before it are done, so output streams in the order given while the work overlaps.
 enum ConcurrentRunner {
+    /// Returns only once every worker thread has ended. OpenSSL frees a thread's own state (its random generators,
+    /// its error queue) as the thread ends; a process that exits while a worker is still ending leaks that state.
     static func run<Result: Sendable, Status>(
         count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result, inOrder: (Int, Result) -> Status
     ) -> [Status] {
         let state = SharedState<Result>(count: count)
-        let workers = min(jobs, count)
-        for _ in 0..<workers {
-            let thread = Thread {
+        let workers = (0..<min(jobs, count)).map { _ in
+            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
+            JoinableThread(stackSize: 1 << 20) {
                 while let index = state.nextIndex() {
                     state.store(work(index), at: index)
                 }
             }
-            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
-            thread.stackSize = 1 << 20
-            thread.start()
         }
         var statuses: [Status] = []
         for index in 0..<count {
             statuses.append(inOrder(index, state.waitForResult(at: index)))
         }
+        for worker in workers { worker.join() }
         return statuses
     }
 }

@@ -21,29 +21,37 @@ struct Pinctl: ParsableCommand {
                   --mode publickey
             """,
         version: PinctlVersion.current,
-        subcommands: [CheckCommand.self, VerifyCommand.self, ChainCommand.self, ExtractCommand.self]
+        subcommands: [
+            CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
+            ChainCommand.self, ExtractCommand.self, ConfigCommand.self, ServeCommand.self,
+        ]
     )
 
     static func main() {
         // OpenSSL writes with write(): a peer that closed must not kill the process with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        let status: Int32
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
             // Arguments with every byte kept, so a file name that is not UTF-8 still names the same file.
             var command = try parseAsRoot(Array(PathBytes.arguments().dropFirst()))
             try command.run()
+            return
         } catch {
-            exit(withStatusFor: error)
+            status = report(error)
         }
+        // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift
+        // tags with enum cases, so what is still alive at exit() can read as leaked.
+        Foundation.exit(status)
     }
 
-    /// Prints ArgumentParser's message for `error` and exits with DESIGN §3's code (usage errors are 2, not 64).
-    static func exit(withStatusFor error: Error) -> Never {
+    /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).
+    static func report(_ error: Error) -> Int32 {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
             if !message.isEmpty { print(message) }
-            Foundation.exit(0)
+            return 0
         }
         // ArgumentParser's message quotes what the user typed: each of its lines is made safe.
         if !message.isEmpty {
@@ -52,14 +60,14 @@ struct Pinctl: ParsableCommand {
         }
         if !(error is ExitCode), wantsJSON(CommandLine.arguments) {
             // A JSON consumer gets its one object per line even when the command line itself is wrong.
-            let object = Reporter.errorObject(target: nil, domain: nil, code: "input", message: self.message(for: error))
+            let object = FailureReport(target: nil, code: "input", message: self.message(for: error)).json
             print(object.serialized)
         }
         // ArgumentParser gives EXIT_FAILURE (1) to any error it does not know, but 1 means "rejected" here: only an
         // ExitCode a command threw on purpose may carry it.
         let status = code == .failure && !(error is ExitCode)
             ? ExitStatus.inputError : ExitStatus.fromArgumentParser(code)
-        Foundation.exit(status.rawValue)
+        return status.rawValue
     }
 }
 

@@ -11,10 +11,12 @@ struct OkHttpTruthTableTests {
     func rowHasOkHttpsVerdict(_ row: OkHttpRow) throws {
         let evaluation = evaluateOkHttp(try row.policy(), row.chain.presented, host: row.host)
         expectOkHttp(evaluation, is: row.verdict)
+        // The backup-pin warning comes from the rotation forecast, which every library shares (tested there).
+        let warnings = evaluation.warnings.filter { !$0.hasPrefix("no backup pin:") }
         if let fragment = row.warning {
-            #expect(evaluation.warnings.contains { $0.contains(fragment) }, "warnings: \(evaluation.warnings)")
+            #expect(warnings.contains { $0.contains(fragment) }, "warnings: \(warnings)")
         } else {
-            #expect(evaluation.warnings.isEmpty, "warnings: \(evaluation.warnings)")
+            #expect(warnings.isEmpty, "warnings: \(warnings)")
         }
     }
 

@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import Glibc
+import OpenSSLWrapper
 
 /// Why a test server or hostile peer could not be set up.
 public struct TestServerError: Error, CustomStringConvertible, Sendable {
@@ -21,14 +21,13 @@ public struct TestServerError: Error, CustomStringConvertible, Sendable {
 ///
 /// Handlers run on that thread: each must bound its own waits (`PeerConnection` waits end when the listener
 /// stops), so `stop()` returns promptly however the client behaved.
-// @unchecked Sendable: `stopped` and `started` are guarded by `lock`; everything else is immutable.
+// @unchecked Sendable: `stopped` and `thread` are guarded by `lock`; everything else is immutable.
 final class LoopbackListener: @unchecked Sendable {
     let port: UInt16
     private let fd: Int32
     private let wake: WakePipe
-    private let finished = DispatchSemaphore(value: 0)
     private let lock = NSLock()
-    private var started = false
+    private var thread: JoinableThread?
     private var stopped = false
 
     /// Binds `host` ("127.0.0.1" or "::1") on an ephemeral port and listens; nothing is accepted until `start`.
@@ -62,10 +61,8 @@ final class LoopbackListener: @unchecked Sendable {
 
     /// Starts the accepting thread; call at most once.
     func start(handler: @escaping @Sendable (PeerConnection) -> Void) {
-        lock.withLock { started = true }
         // The thread captures what it needs, not `self`, so an abandoned listener still reaches deinit and stops.
-        Thread.detachNewThread { [fd, wake, finished] in
-            defer { finished.signal() }
+        let body: @Sendable () -> Void = { [fd, wake] in
             while true {
                 var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: wake.fd, events: Int16(POLLIN), revents: 0)]
@@ -89,18 +86,23 @@ final class LoopbackListener: @unchecked Sendable {
                 handler(PeerConnection(fd: accepted, wake: wake))
             }
         }
+        // Started under the lock, so that a stop() from another thread either sees it, and joins it, or came first.
+        lock.withLock {
+            guard !stopped else { return }
+            thread = JoinableThread(body)
+        }
     }
 
     /// Wakes every wait, joins the accepting thread and closes the socket; idempotent.
     func stop() {
-        let wasStarted: Bool? = lock.withLock {
+        let running: JoinableThread?? = lock.withLock {
             guard !stopped else { return nil }
             stopped = true
-            return started
+            return .some(thread)
         }
-        guard let wasStarted else { return }
+        guard let running else { return }
         wake.signal()
-        if wasStarted { finished.wait() }
+        running?.join()
         close(fd)
     }
 }

@@ -37,3 +37,67 @@ public enum OpenSSLCLI {
     /// An `--at` value inside the validity of a certificate `selfSigned` made during this test run.
     public static var validTime: String { "@\(Int(Date().timeIntervalSince1970) + 3600)" }
 }
+
+extension OpenSSLCLI {
+    /// A root (3650 days), an intermediate (1000 days) and a leaf for api.example.com (90 days), all from now, in
+    /// `directory`: `dated-root.pem`, `dated-intermediate.pem`, `dated-leaf.pem` and `dated-chain.pem` (leaf and
+    /// intermediate). Their notAfter dates differ, so which one a forecast names can be told apart.
+    public static func datedChain(in directory: String) throws {
+        try write("dated-ca.cnf", """
+            [ca]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            [leaf]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:api.example.com
+            """, in: directory)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        try run(["req", "-x509"] + ec + ["-keyout", "dated-root.key", "-out", "dated-root.pem", "-subj", "/CN=Dated Root",
+                 "-days", "3650", "-extensions", "ca", "-config", "dated-ca.cnf"], in: directory)
+        for (name, issuer, days, ext) in [("dated-intermediate", "dated-root", "1000", "ca"),
+                                          ("dated-leaf", "dated-intermediate", "90", "leaf")] {
+            try run(["req", "-new"] + ec + ["-keyout", name + ".key", "-out", name + ".csr", "-subj",
+                     name == "dated-leaf" ? "/CN=api.example.com" : "/CN=Dated Intermediate",
+                     "-config", "dated-ca.cnf"], in: directory)
+            try run(["x509", "-req", "-in", name + ".csr", "-CA", issuer + ".pem", "-CAkey", issuer + ".key",
+                     "-CAcreateserial", "-days", days, "-extfile", "dated-ca.cnf", "-extensions", ext,
+                     "-out", name + ".pem"], in: directory)
+        }
+        let leaf = try String(contentsOfFile: directory + "/dated-leaf.pem", encoding: .utf8)
+        let intermediate = try String(contentsOfFile: directory + "/dated-intermediate.pem", encoding: .utf8)
+        try write("dated-chain.pem", leaf + intermediate, in: directory)
+    }
+
+    /// `openssl x509 -noout -enddate` of a certificate, as ISO 8601 UTC: an oracle independent of pinctl.
+    public static func notAfter(_ file: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["date", "-u", "-d",
+                             try output(["x509", "-in", file, "-noout", "-enddate"]).replacingOccurrences(of: "notAfter=", with: ""),
+                             "+%Y-%m-%dT%H:%M:%SZ"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func output(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func write(_ name: String, _ text: String, in directory: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+    }
+}

@@ -27,7 +27,7 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("TRUSTED  alamofire, evaluator pinned-certificates"), "\(result)")
         #expect(result.stdout.contains("pin libraries/intermediate-ca.pem matched certificate #1"), "\(result)")
-        #expect(result.stdout.contains("#2 CN=Libraries Root CA,O=pinctl Libraries  [from the trust anchors]"))
+        #expect(result.stdout.contains("#2 CN=Libraries Root CA,O=pinctl Libraries  [from the trust store]"))
         let object = try json(["--pins", "libraries/intermediate-ca.pem"] + Self.leafChain, status: 0)
         let policy = try #require(object["policy"] as? [String: Any])
         #expect(policy["evaluator"] as? String == "pinned-certificates")

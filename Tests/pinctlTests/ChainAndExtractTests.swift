@@ -21,8 +21,8 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         let out = result.stdout
         #expect(out.hasPrefix("127.0.0.1:\(server.port)  (TLSv1."), "\(result)")
-        #expect(out.contains("#0 CN=pinning.test  [sent by the server]"), "\(result)")
-        #expect(out.contains("#1 CN=pinctl Test Intermediate CA,O=pinctl Test  [sent by the server]"), "\(result)")
+        #expect(out.contains("#0 CN=pinning.test  [presented]"), "\(result)")
+        #expect(out.contains("#1 CN=pinctl Test Intermediate CA,O=pinctl Test  [presented]"), "\(result)")
         #expect(out.contains("#2 CN=pinctl Test Root CA,O=pinctl Test  [from the trust store]"), "\(result)")
         #expect(!out.contains("#3 "))
         #expect(out.contains("issuer   CN=pinctl Test Intermediate CA,O=pinctl Test"))
@@ -47,8 +47,8 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         let object = try LiveRun.object(result.stdout)
         #expect(object["target"] as? String == "localhost:\(server.port)")
-        #expect(object["verified"] as? Bool == true)
-        #expect(object["error"] == nil)
+        #expect(object["verdict"] as? String == "trusted")
+        #expect(object["reason"] == nil)
         #expect(((object["tls"] as? [String: Any])?["version"] as? String)?.hasPrefix("TLSv1.") == true)
         let chain = try #require(object["chain"] as? [[String: Any]])
         #expect(chain.map { $0["presented"] as? Bool } == [true, true, false])
@@ -64,8 +64,10 @@ import TestSupport
 
         #expect(result.status == 0, "chain dumps what it got: \(result)")
         let object = try LiveRun.object(result.stdout)
-        #expect(object["verified"] as? Bool == false)
-        #expect((object["error"] as? [String: Any])?["code"] as? Int == 20, "unable to get local issuer certificate")
+        #expect(object["verdict"] as? String == "rejected")
+        let reason = try #require(object["reason"] as? [String: Any])
+        #expect(reason["code"] as? String == "untrusted-chain")
+        #expect((reason["message"] as? String)?.contains("OpenSSL error 20") == true, "unable to get local issuer certificate")
         #expect((object["chain"] as? [[String: Any]])?.count == 1)
     }
 
@@ -87,8 +89,8 @@ import TestSupport
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("leaf-chain.pem\n"), "no TLS line offline: \(result)")
-        #expect(result.stdout.contains("#0 CN=pinning.test  [from the file]"), "\(result)")
-        #expect(result.stdout.contains("#1 CN=pinctl Test Intermediate CA,O=pinctl Test  [from the file]"))
+        #expect(result.stdout.contains("#0 CN=pinning.test  [presented]"), "\(result)")
+        #expect(result.stdout.contains("#1 CN=pinctl Test Intermediate CA,O=pinctl Test  [presented]"))
         #expect(result.stdout.contains("#2 CN=pinctl Test Root CA,O=pinctl Test  [from the trust store]"))
         #expect(!result.stdout.contains("sent by the server"))
     }

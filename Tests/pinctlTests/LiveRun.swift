@@ -26,6 +26,12 @@ enum LiveRun {
         return (result, (clock.now - start) / .seconds(1))
     }
 
+    /// How much longer than its timeout a run may take: 1.5 s, plus what starting a pinctl process costs now, which
+    /// under AddressSanitizer on a loaded machine is itself a second or more.
+    static func slack() throws -> Double {
+        1.5 + (try timed(["--version"]).1)
+    }
+
     /// Every line of `text` parsed as one JSON object.
     static func objects(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         try text.split(separator: "\n").map { line in

@@ -16,7 +16,7 @@ import TestSupport
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("TRUSTED"))
         #expect(result.stdout.contains("pin pins/leaf.pin:2 matched certificate #0"))
-        #expect(result.stdout.contains("#2 CN=pinctl Test Root CA,O=pinctl Test  [from the trust anchors]"))
+        #expect(result.stdout.contains("#2 CN=pinctl Test Root CA,O=pinctl Test  [from the trust store]"))
         #expect(result.stdout.contains("days left"))
         #expect(result.stderr.contains("no backup pin"))
     }

@@ -137,10 +137,11 @@ public enum FileSystem {
         guard result == 0 else { throw FileSystemError(errno: errno) }
     }
 
-    /// Writes a new file (it must not exist), mode 0666 less the umask.
-    public static func writeNewFile(_ path: String, _ bytes: [UInt8]) throws(FileSystemError) {
+    /// Writes a new file (it must not exist), `mode` (default 0666) less the umask. The mode is the file's from its
+    /// creation on, so a private file (0600) is never readable by others, not even before it is written.
+    public static func writeNewFile(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o666) throws(FileSystemError) {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
-        guard let fd = PathBytes.withCString(path, { open($0, flags, 0o666) }) else { throw .nulByte }
+        guard let fd = PathBytes.withCString(path, { open($0, flags, mode) }) else { throw .nulByte }
         guard fd >= 0 else { throw FileSystemError(errno: errno) }
         defer { close(fd) }
         var offset = 0

@@ -80,17 +80,23 @@ enum InlinePolicies {
     /// expirationDate}}}`, TrustKit's keys without `kTSK`, hashes bare base64 as TrustKit writes them.
     static func trustkit(_ value: YAMLValue, _ context: Context) throws(ConfigurationError) -> TrustKitPolicy {
         var domains: [(name: String, policy: TrustKitDomainPolicy)] = []
-        var lines: [String: YAMLValue] = [:]
+        var entries: [String: YAMLValue] = [:]
+        var domainsValue: YAMLValue?
         for (key, member) in try value.mapping(allowed: ["domains"]) where key == "domains" {
+            domainsValue = member
             for (name, entry) in try member.anyMapping() {
-                lines[name] = entry
+                entries[name] = entry
                 domains.append((name, try trustkitDomain(entry)))
             }
         }
         do {
             return try TrustKitPolicy(domains: domains, hosts: context.hosts)
         } catch {
-            throw (error.domain.flatMap { lines[$0] } ?? value).error("TrustKit would refuse this configuration: "
+            // The refusal points at the key at fault when the entry writes it, else at the entry (or the domains).
+            let entry = error.domain.flatMap { entries[$0] }
+            // The entry was read as a mapping above, so reading it again cannot fail.
+            let member = error.key.flatMap { key in (try? entry?.mapping(allowed: []))?.first { $0.key == key }?.value }
+            throw (member ?? entry ?? domainsValue ?? value).error("TrustKit would refuse this configuration: "
                 + error.message)
         }
     }
@@ -121,12 +127,15 @@ enum InlinePolicies {
         return policy
     }
 
-    /// `yyyy-MM-dd`, read as 00:00 UTC of that day.
+    /// `yyyy-MM-dd`, read as 00:00 UTC of that day. TrustKit's `dateFromString:` returns nil for a string it cannot
+    /// parse and the key silently disappears (the pins never expire); pinctl refuses it instead, so a typo cannot
+    /// turn an expiry off unnoticed.
     static func day(_ value: YAMLValue) throws(ConfigurationError) -> Date {
         let text = try value.string()
         let digits = text.split(separator: "-", omittingEmptySubsequences: false)
         guard digits.count == 3, digits.map(\.count) == [4, 2, 2], case .success(let date) = Timestamp.parse(text) else {
-            throw value.error("'\(text)' is not a date written yyyy-MM-dd")
+            throw value.error("'\(text)' is not a date written yyyy-MM-dd (TrustKit would ignore it, and its pins "
+                + "would never expire)")
         }
         return date
     }

@@ -12,8 +12,12 @@ public struct PolicyFile: Sendable {
         /// Hosts it talks to besides those its policy names.
         public let hosts: [String]
         public let policy: any TrustPolicy
+        /// The policy file and the line the app's entry starts on.
+        public let file: String
+        public let line: Int?
+
         /// Where the app is written: `pinctl.yaml:12`.
-        public let location: String
+        public var location: String { line.map { "\(file):\($0)" } ?? file }
 
         /// DESIGN §7: an app covers a target when its library's host rules give it a policy for that host, or the
         /// target is in its `hosts`.
@@ -88,7 +92,7 @@ public struct PolicyFile: Sendable {
 
     private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
         let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
-                                                  "debuggable"])
+                                                  "debuggable", "mode", "evaluator"])
         func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
         guard let nameValue = member("name") else { throw value.error("an app needs a name") }
         let name = try nameValue.string()
@@ -110,9 +114,27 @@ public struct PolicyFile: Sendable {
             if let problem = DomainName.syntaxError(host) { throw entry.error(problem) }
             hosts.append(host)
         }
-        let debuggable = try member("debuggable")?.bool() ?? false
-        if member("debuggable") != nil, library != .nsc {
-            throw member("debuggable")!.error("debuggable is a setting of nsc apps (debug-overrides)")
+        var settings = NativeConfiguration.Settings(hosts: hosts)
+        for (key, owner) in [("debuggable", Library.nsc), ("mode", .afnetworking), ("evaluator", .alamofire)] {
+            guard let setting = member(key) else { continue }
+            guard library == owner, member("config") != nil else {
+                throw setting.error("\(key) is a setting of \(owner.rawValue) apps given by config:")
+            }
+            switch key {
+            case "debuggable": settings.debuggable = try setting.bool()
+            case "mode":
+                let text = try setting.string()
+                guard let mode = PinningMode(rawValue: text), mode != .none else {
+                    throw setting.error("unknown mode '\(text)' for a bundle (expected certificate or publickey)")
+                }
+                settings.mode = mode
+            default:
+                let text = try setting.string()
+                guard ["pinned-certificates", "public-keys"].contains(text) else {
+                    throw setting.error("unknown evaluator '\(text)' for a bundle (expected pinned-certificates or public-keys)")
+                }
+                settings.publicKeys = text == "public-keys"
+            }
         }
         let policy: any TrustPolicy
         switch (member("policy"), member("config")) {
@@ -120,35 +142,24 @@ public struct PolicyFile: Sendable {
             policy = try InlinePolicies.decode(library, inline, .init(directory: directory, hosts: hosts))
         case (nil, let config?):
             let file = resolve(try config.string(), relativeTo: directory)
-            policy = try NativeConfiguration.read(file, library: library, at: config, hosts: hosts,
-                                                  debuggable: debuggable)
+            do {
+                policy = try NativeConfiguration.read(file, library: library, settings: settings).policy
+            } catch let error where error.file == file && error.line == nil && error.keyPath == nil {
+                // A file that cannot be read at all: say where the policy file names it. (A plist's errors have a key
+                // path but no line: they stay in the plist.)
+                throw config.error(error.message)
+            }
         case (.some, .some):
             throw value.error("app \(name) has both policy: and config:; give one")
         case (nil, nil):
             throw value.error("app \(name) needs a policy: (inline) or a config: (the file the app ships)")
         }
         return App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
-                   location: "\(value.file):\(value.line ?? 0)")
+                   file: value.file, line: value.line)
     }
 
     /// A path of the policy file, relative to the file's folder unless absolute.
     static func resolve(_ path: String, relativeTo directory: String) -> String {
         path.hasPrefix("/") || directory == "." ? path : Path.join(directory, path)
-    }
-}
-
-/// The native configurations `config:` may name: the seam where each library's own file format is read.
-enum NativeConfiguration {
-    static func read(_ path: String, library: Library, at value: YAMLValue, hosts: [String], debuggable: Bool)
-        throws(ConfigurationError) -> any TrustPolicy
-    {
-        switch library {
-        case .nsc:
-            let config = try NSCXMLReader.read(path, debuggable: debuggable)
-            return NSCPolicy(config: config, debuggable: debuggable, hosts: hosts)
-        default:
-            throw value.error("config: for \(library.rawValue) is not read yet (an Info.plist, Kotlin or a .cer bundle "
-                + "comes with the native-format importers); give an inline policy:")
-        }
     }
 }

@@ -24,6 +24,8 @@ public struct Evaluation: Sendable {
     public let chain: [X509Certificate]
     /// How many leading entries of `chain` were presented.
     public let presentedCount: Int
+    /// The chain the deciding validation built, leaf to anchor (presented certificates that do not connect left out).
+    public let builtChain: [X509Certificate]
     public let time: Date
     public let warnings: [String]
 
@@ -86,20 +88,32 @@ public struct PolicyEvaluator: Sendable {
     public func evaluate(_ policy: any TrustPolicy, oracle: ChainOracle, domain: String?) -> Evaluation {
         guard !oracle.presented.isEmpty else {
             return Evaluation(verdict: .rejected(Rejection(.noCertificate)), chain: [], presentedCount: 0,
-                              time: context.time, warnings: [])
+                              builtChain: [], time: context.time, warnings: [])
         }
         let first = oracle.requests.count
         let outcome = policy.evaluate(oracle, domain: domain)
         let presented = oracle.presented
         let built = outcome.validation?.chain ?? []
         let chain = presented + built.filter { !presented.contains($0) }
+        let builtChain = built.isEmpty ? [presented[0]] : built
         var warnings: [String] = []
         for warning in oracle.requests[first...].flatMap(\.warnings) + outcome.warnings
-            + expiryWarnings(chain) where !warnings.contains(warning) {
+            + expiryWarnings(chain) + backupWarning(policy, domain, builtChain) where !warnings.contains(warning) {
             warnings.append(warning)
         }
         return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
-                          time: context.time, warnings: warnings)
+                          builtChain: builtChain, time: context.time, warnings: warnings)
+    }
+
+    /// Every pin in today's chain leaves nothing for the next one: said with the events that then break the policy,
+    /// from the same forecast `lint` makes, so the commands never disagree.
+    private func backupWarning(_ policy: any TrustPolicy, _ domain: String?, _ chain: [X509Certificate]) -> [String] {
+        let pins = policy.appliedPins(for: domain)
+        let forecast = RotationForecast(pins: pins, builtChain: chain)
+        guard !pins.entries.isEmpty, forecast.attribution.allSatisfy({ $0.position != nil }) else { return [] }
+        let breaking = forecast.outcomes.filter { $0.outcome == .breaks }.map { RotationForecast.describe($0.event) }
+        let consequence = breaking.isEmpty ? "" : ": " + breaking.joined(separator: ", ") + " would break this policy"
+        return ["no backup pin: every pin is in today's chain" + consequence]
     }
 
     /// Certificates of the chain that have expired or expire within the warning window.

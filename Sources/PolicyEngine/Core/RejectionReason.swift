@@ -87,19 +87,30 @@ public enum RejectionReason: Sendable {
         case .publicKeyNotPinned(let pins, .okhttp(let host)):
             // OkHttp's SSLPeerUnverifiedException, line for line (CertificatePinner.check): its peer lines always
             // show sha256 pins, whatever the pins' algorithm.
+            // pinctl's diagnosis follows OkHttp's lines, so that those stay as developers know them.
+            let diagnoses = pins.flatMap { pin in Self.diagnosis(of: pin, in: chain).map { "  \(pin.text) is \($0)" } }
             return ["Certificate pinning failure!", "  Peer certificate chain:"]
                 + chain.map { "    \(PinFormat.pin(of: $0)): \($0.subject)" }
-                + ["  Pinned certificates for \(host):"] + pins.map { "    \($0.text)" }
+                + ["  Pinned certificates for \(host):"] + pins.map { "    \($0.text)" } + diagnoses
         case .publicKeyNotPinned(let pins, .pinctl):
             return ["public key not pinned: no key in the chain matches the \(pins.count) pinned key(s)", "  chain:"]
                 + chain.enumerated().map { "    #\($0.offset) \(PinFormat.pin(of: $0.element)) \($0.element.subject)" }
-                + ["  pinned:"] + pins.map { "    \($0.text) (\($0.source))" }
+                + ["  pinned:"] + pins.flatMap { pin in
+                    ["    \(pin.text) (\(pin.source))"] + Self.diagnosis(of: pin, in: chain).map { "      which is \($0)" }
+                }
         case .pinNotInChain(let pins):
             return ["pin not in chain: no pinned certificate is in the verified chain"]
                 + (pins.isEmpty ? [] : ["  pinned:"] + pins.map { "    \($0.certificate.subject) (\($0.source))" })
         default:
             return [sentence(chain: chain, at: time)]
         }
+    }
+
+    /// What a pin that matches no key is instead (DESIGN §10), e.g. "the SHA-256 of certificate 1's DER (its
+    /// fingerprint), not of its SPKI: use sha256/…": a pin copied from the wrong place is the commonest way a
+    /// configuration matches nothing.
+    private static func diagnosis(of pin: PublicKeyPin, in chain: [X509Certificate]) -> [String] {
+        PinDiagnosis.explain(pin.text, in: chain).filter { !$0.isCorrect }.map(\.message)
     }
 
     private func sentence(chain: [X509Certificate], at time: Date) -> String {

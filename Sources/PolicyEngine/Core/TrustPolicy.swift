@@ -17,6 +17,9 @@ public protocol TrustPolicy: Sendable {
 
     /// Every pin the policy holds, where it is written.
     var pins: [Pin] { get }
+
+    /// The pins that apply to `host` and how: what `lint` attributes to today's chain and forecasts.
+    func appliedPins(for host: String?) -> AppliedPins
 }
 
 /// A field of a policy summary.

@@ -31,44 +31,39 @@ struct ChainCommand: ParsableCommand {
     func run() throws {
         let time = anchors.time
         let (presented, tls, store) = try source.loadOrExit(anchors: anchors)
-        let built = anchors.build(presented, store: store, at: time)
-        let chain = presented + built.chain.filter { !presented.contains($0) }
+        // The chain is judged against the anchors alone, no name and no pin: the same evaluation, and so the same
+        // result shape, as every other command's.
+        let policy = AFNetworkingPolicy(mode: .none, validatesDomainName: false)
+        let evaluator = PolicyEvaluator(context: EvaluationContext(platformAnchors: store, time: time))
+        let evaluation = evaluator.evaluate(policy, presented: presented, domain: nil)
+        let chain = evaluation.chain
         switch format {
         case .pem:
             print(chain.map(\.pemString).joined(), terminator: "")
         case .json:
-            var members: [(String, JSONValue)] = [("target", .string(source.label))]
-            if let tls { members.append(("tls", tls.json)) }
-            members.append(("evaluatedAt", .string(Timestamp.iso8601(time))))
-            members.append(("verified", .bool(built.isValid)))
-            if let failure = built.failure {
-                members.append(("error", .object([
-                    ("message", .string(failure.message)), ("code", .number(Int(failure.code))),
-                    ("depth", .number(failure.depth)),
-                ])))
-            }
-            members.append(("chain", .array(chain.enumerated().map {
-                CertificateDescription($0.element, at: time).json(presented: $0.offset < presented.count)
-            })))
-            print(JSONValue.object(members).serialized)
+            let domain = source.target.map { source.connection.domain(for: $0) }
+            let report = TargetReport(target: source.label, domain: domain, policy: policy, evaluation: evaluation,
+                                      extraWarnings: [], tls: tls)
+            print(report.json.serialized)
         case .text:
             print(Terminal.paint(source.label, .bold) + (tls.map { "  (\($0.version), \($0.cipher))" } ?? ""))
             if let note = tls?.clientCertificateNote { print("  " + note) }
             for (index, certificate) in chain.enumerated() {
                 print(details(certificate, index: index, presented: index < presented.count, at: time))
             }
-            if let failure = built.failure {
-                print(Terminal.paint("does not verify", .red) + Terminal.safe(" against \(store.origin): \(failure.message) "
-                    + "(OpenSSL error \(failure.code) at depth \(failure.depth))"))
+            if let message = evaluation.rejectionMessage {
+                print(Terminal.paint("does not verify", .red) + " against " + Terminal.safe(store.origin) + ": "
+                    + Terminal.safe(message))
             } else {
                 print(Terminal.paint("verifies", .green) + " against " + Terminal.safe(store.origin))
             }
+            evaluation.warnings.forEach(Terminal.warning)
         }
     }
 
     private func details(_ certificate: X509Certificate, index: Int, presented: Bool, at time: Date) -> String {
         let description = CertificateDescription(certificate, at: time)
-        let origin = presented ? (source.target == nil ? "from the file" : "sent by the server") : "from the trust store"
+        let origin = presented ? "presented" : "from the trust store"
         let names = certificate.subjectAlternativeNames
         return [
             "#\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),

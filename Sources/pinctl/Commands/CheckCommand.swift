@@ -50,14 +50,16 @@ struct CheckCommand: ParsableCommand {
         do throws(InputError) {
             judge = try Judge(policyOptions)
         } catch {
-            reporter.emitError(target: targets.map(\.description).joined(separator: " "), domain: nil, code: "input",
-                               message: error.description)
+            reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",
+                                             message: error.description))
+            reporter.finish()
             try ExitStatus.inputError.exit()
         }
         let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
         guard !targets.isEmpty else {
-            reporter.emitError(target: nil, domain: nil, code: "input",
-                               message: "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line")
+            reporter.emitError(FailureReport(target: nil, code: "input", message:
+                "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line"))
+            reporter.finish()
             try ExitStatus.inputError.exit()
         }
 
@@ -73,7 +75,7 @@ struct CheckCommand: ParsableCommand {
             return status
         })
         progress.clear()
-        if judge.isPolicyFile { reporter.emitSummary(summary) }
+        reporter.finish(summary: judge.isPolicyFile ? summary : nil)
         let status = ExitStatus.combined(statuses)
         if status != .trusted { try status.exit() }
     }
@@ -86,7 +88,8 @@ struct CheckCommand: ParsableCommand {
                                         tls: TLSInfo(result))
             return .judged(target: target.description, judgement)
         } catch {
-            return .failed(target: target.description, domain: domain, error: error)
+            return .failed(judge.failures(target: target.description, domain: domain, code: error.kind.rawValue,
+                                          message: error.message))
         }
     }
 }
@@ -94,14 +97,16 @@ struct CheckCommand: ParsableCommand {
 /// One target's result: the reports of the policies that judged its chain, or why none could.
 enum CheckOutcome: Sendable {
     case judged(target: String, Judge.Judgement)
-    case failed(target: String, domain: String, error: TLSConnectionError)
+    case failed([FailureReport])
 
     func emit(with reporter: Reporter) -> ExitStatus {
         switch self {
         case .judged(let target, let judgement):
             return reporter.emit(judgement, target: target)
-        case .failed(let target, let domain, let error):
-            reporter.emitError(target: target, domain: domain, code: error.kind.rawValue, message: error.message)
+        case .failed(let failures):
+            // One message on stderr, however many apps the target was for.
+            failures.first.map(reporter.emitError)
+            failures.dropFirst().forEach(reporter.emitQuietly)
             return .connectionFailure
         }
     }

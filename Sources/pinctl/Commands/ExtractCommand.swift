@@ -47,7 +47,7 @@ struct ExtractCommand: ParsableCommand {
             try fail(error.description)
         }
         let files = chosen.enumerated().map { index, certificate in
-            (name: (index < 10 ? "0" : "") + "\(index)-" + Self.fileName(for: certificate) + ".cer", certificate: certificate)
+            (name: CertificateBundle.fileName(index: index, certificate: certificate), certificate: certificate)
         }
         let pins = files.map { "\(PinFormat.pin(of: $0.certificate))  # \($0.certificate.subject)" }
         let header = "# written by pinctl extract from \(source.label)\n"
@@ -86,14 +86,7 @@ struct ExtractCommand: ParsableCommand {
         }
     }
 
-    /// The certificate's common name made safe for a file name: lower case, letters, digits, '.', '-'.
-    static func fileName(for certificate: X509Certificate) -> String {
-        let name = certificate.commonNameOrSubject.lowercased().map { $0.isLetter && $0.isASCII || $0.isNumber || $0 == "." ? $0 : "-" }
-        let collapsed = String(name).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
-        let trimmed = collapsed.trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
-        return trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
-    }
-
+    /// Ends the command by throwing, not by exit(), so that what `run` holds is released first (see `Pinctl.main`).
     private func fail(_ message: String) throws -> Never {
         Terminal.error(message)
         try ExitStatus.inputError.exit()

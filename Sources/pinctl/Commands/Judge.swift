@@ -48,16 +48,37 @@ enum Judge: Sendable {
             }
         case .file(let file, let evaluator):
             let apps = domain.map(file.apps(covering:)) ?? []
-            guard !apps.isEmpty else {
-                return .uncovered("no app of \(file.path) covers \(domain ?? "a chain without a host"): add the host to "
-                    + "an app's hosts, or give a policy that names it")
-            }
-            let oracle = ChainOracle(presented: presented, context: evaluator.context)
-            return .reports(apps.map { app in
-                TargetReport(target: target, domain: domain, policy: app.policy,
-                             evaluation: evaluator.evaluate(app.policy, oracle: oracle, domain: domain),
-                             extraWarnings: [], tls: tls, app: AppIdentity(name: app.name, versions: app.versions))
+            guard !apps.isEmpty else { return .uncovered(file.uncoveredMessage(domain)) }
+            return .reports(PolicyFile.evaluate(apps, presented: presented, domain: domain, evaluator: evaluator).map {
+                TargetReport(target: target, domain: domain, policy: $0.app.policy, evaluation: $0.evaluation,
+                             extraWarnings: [], tls: tls, app: AppIdentity($0.app))
             })
+        }
+    }
+
+    /// The evaluation time every report of the run carries.
+    var time: Date {
+        switch self {
+        case .flags(let setup): setup.evaluator.context.time
+        case .file(_, let evaluator): evaluator.context.time
+        }
+    }
+
+    /// When no chain could be had from a target: one failure per policy that would have judged it.
+    func failures(target: String, domain: String?, code: String, message: String) -> [FailureReport] {
+        switch self {
+        case .flags(let setup):
+            let policy = try? setup.policy(domain)
+            return [FailureReport(target: target, domain: domain, time: time, policy: policy, code: code, message: message)]
+        case .file(let file, _):
+            let apps = domain.map(file.apps(covering:)) ?? []
+            guard !apps.isEmpty else {
+                return [FailureReport(target: target, domain: domain, time: time, code: code, message: message)]
+            }
+            return apps.map {
+                FailureReport(target: target, domain: domain, time: time, app: AppIdentity($0), policy: $0.policy,
+                              code: code, message: message)
+            }
         }
     }
 

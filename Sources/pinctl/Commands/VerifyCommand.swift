@@ -50,13 +50,13 @@ struct VerifyCommand: ParsableCommand {
             let judge = try Judge(policyOptions)
             let judgement = judge.judge(target: target, domain: host, presented: presented, tls: nil)
             status = reporter.emit(judgement, target: target)
-            if judge.isPolicyFile, case .reports(let reports) = judgement {
-                var summary = BreakageSummary()
-                summary.add(reports)
-                reporter.emitSummary(summary)
-            }
+            var summary = BreakageSummary()
+            if case .reports(let reports) = judgement { summary.add(reports) }
+            reporter.finish(summary: judge.isPolicyFile ? summary : nil)
         } catch {
-            reporter.emitError(target: target, domain: host, code: "input", message: error.description)
+            reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,
+                                             code: "input", message: error.description))
+            reporter.finish()
             status = .inputError
         }
         if status != .trusted { try status.exit() }

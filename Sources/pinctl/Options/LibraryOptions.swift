@@ -140,8 +140,9 @@ struct TrustKitOptions: ParsableArguments {
     @Flag(help: "trustkit: a pin mismatch is only reported, the connection is allowed (TSKEnforcePinning = NO).")
     var reportOnly = false
 
-    @Option(help: ArgumentHelp("trustkit: after 00:00 UTC of that day pinning is off, fail-open (TSKExpirationDate).",
-                               valueName: "yyyy-MM-dd"))
+    @Option(help: ArgumentHelp(
+        "trustkit: once past 00:00 UTC of that day, pinning is off, fail-open (TSKExpirationDate).",
+        valueName: "yyyy-MM-dd"))
     var expirationDate: String?
 
     var given: [String] {

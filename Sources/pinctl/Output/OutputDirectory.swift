@@ -10,13 +10,16 @@ import PolicyEngine
 struct OutputDirectory {
     let path: String
 
-    func write(_ files: [(name: String, contents: [UInt8])], force: Bool) throws(InputError) {
+    /// Writes `files`; those named in `privateNames` (private keys) are created readable by the owner alone (0600).
+    func write(
+        _ files: [(name: String, contents: [UInt8])], force: Bool, privateNames: Set<String> = []
+    ) throws(InputError) {
         do throws(FileSystemError) {
             switch try FileSystem.kind(of: path) {
             case nil:
-                try create(files)
+                try create(files, privateNames: privateNames)
             case .directory?:
-                try replace(files, force: force)
+                try replace(files, force: force, privateNames: privateNames)
             case let kind?:
                 throw FileSystemError(reason: "exists and is not a directory (it is \(kind.name))")
             }
@@ -26,13 +29,16 @@ struct OutputDirectory {
     }
 
     /// A new DIR: staged beside it (its parents created first) and renamed into place.
-    private func create(_ files: [(name: String, contents: [UInt8])]) throws(FileSystemError) {
+    private func create(
+        _ files: [(name: String, contents: [UInt8])], privateNames: Set<String>
+    ) throws(FileSystemError) {
         let parent = Path.parent(of: path)
         try FileSystem.makeDirectory(parent, intermediates: true)
         let staging = try FileSystem.makeTemporaryDirectory(in: parent, prefix: ".pinctl-" + Path.lastComponent(of: path) + "-")
         defer { FileSystem.removeDirectory(staging) }
         for file in files {
-            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents)
+            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents,
+                                        mode: privateNames.contains(file.name) ? 0o600 : 0o666)
         }
         // mkdtemp makes the directory private (0700); DIR gets the mode mkdir would have given it.
         try FileSystem.setDefaultDirectoryMode(staging)
@@ -40,7 +46,9 @@ struct OutputDirectory {
     }
 
     /// An existing DIR: every clash checked before anything changes, then each file renamed over its old version.
-    private func replace(_ files: [(name: String, contents: [UInt8])], force: Bool) throws(FileSystemError) {
+    private func replace(
+        _ files: [(name: String, contents: [UInt8])], force: Bool, privateNames: Set<String>
+    ) throws(FileSystemError) {
         var existing: [String] = []
         for file in files {
             let destination = Path.join(path, file.name)
@@ -59,7 +67,8 @@ struct OutputDirectory {
         let staging = try FileSystem.makeTemporaryDirectory(in: path, prefix: ".pinctl-staging-")
         defer { FileSystem.removeDirectory(staging) }
         for file in files {
-            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents)
+            try FileSystem.writeNewFile(Path.join(staging, file.name), file.contents,
+                                        mode: privateNames.contains(file.name) ? 0o600 : 0o666)
         }
         var replaced: [(destination: String, backup: String?)] = []
         do throws(FileSystemError) {

@@ -2,9 +2,20 @@ import Foundation
 import OpenSSLWrapper
 import PolicyEngine
 
-/// Prints reports in the chosen format: text for people, or one JSON object per line.
-struct Reporter {
+/// Prints results in the chosen format: text for people (with GitHub annotations on GitHub Actions), one JSON
+/// object per line, or, once the run is over, one JUnit or SARIF document. Every format is a view of the same
+/// results; none computes a verdict.
+// @unchecked Sendable: used from the one thread that prints results in order.
+final class Reporter: @unchecked Sendable {
     let output: OutputOptions
+    /// What a JUnit or SARIF document is made of, kept until `finish`.
+    private var collected: [ResultItem] = []
+    /// `::error` lines for GitHub Actions' annotations, in text mode there.
+    private let annotates = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
+
+    init(output: OutputOptions) { self.output = output }
+
+    private var documentFormat: Bool { output.format == .junit || output.format == .sarif }
 
     /// Prints what one chain came to and returns its exit status.
     func emit(_ judgement: Judge.Judgement, target: String) -> ExitStatus {
@@ -14,7 +25,7 @@ struct Reporter {
         case .reports(let reports):
             emit(group: reports)
         case .inputError(let message), .uncovered(let message):
-            emitError(target: target, domain: nil, code: "input", message: message)
+            emitError(FailureReport(target: target, code: "input", message: message))
             return .inputError
         }
         if case .reports(let reports) = judgement { return ExitStatus.combined(reports.map { ExitStatus($0.evaluation) }) }
@@ -22,7 +33,10 @@ struct Reporter {
     }
 
     func emit(_ report: TargetReport) {
+        if annotates, output.format == .text { GitHubAnnotations.emit(.judged(report)) }
         switch output.format {
+        case .junit, .sarif:
+            collected.append(.judged(report))
         case .json:
             print(report.json.serialized)
         case .text where output.quiet:
@@ -35,7 +49,10 @@ struct Reporter {
 
     /// Several apps judging one chain: the chain once, then a row per app, then why each rejection happened.
     private func emit(group reports: [TargetReport]) {
+        if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
         switch output.format {
+        case .junit, .sarif:
+            collected += reports.map(ResultItem.judged)
         case .json:
             for report in reports { print(report.json.serialized) }
         case .text where output.quiet:
@@ -65,27 +82,40 @@ struct Reporter {
         }
     }
 
-    /// The closing line of a policy-file run: which apps, and which of their versions, a chain breaks.
-    func emitSummary(_ summary: BreakageSummary) {
-        guard output.format == .text, !output.quiet || !summary.broken.isEmpty else { return }
-        print(summary.line)
-    }
-
-    /// When no evaluation could happen: `verdict: error` with DESIGN §2's code.
-    func emitError(target: String?, domain: String?, code: String, message: String) {
-        if output.format == .json {
-            print(Self.errorObject(target: target, domain: domain, code: code, message: message).serialized)
+    /// The end of the run: the closing line of a policy-file run in text (which apps, and which of their versions,
+    /// a chain breaks), or the JUnit or SARIF document of everything emitted.
+    func finish(summary: BreakageSummary? = nil) {
+        switch output.format {
+        case .text:
+            guard let summary, !output.quiet || !summary.broken.isEmpty else { return }
+            print(summary.line)
+        case .junit:
+            FileHandle.standardOutput.write(Data(JUnitReport(collected).document))
+        case .sarif:
+            print(SARIFReport(collected).json.serialized)
+        case .json:
+            break
         }
-        Terminal.error(message)
     }
 
-    /// The JSON of an `error` verdict; without a target (the command line itself was wrong) only verdict and reason.
-    static func errorObject(target: String?, domain: String?, code: String, message: String) -> JSONValue {
-        let identity: [(String, JSONValue)] = target.map { [("target", .string($0)), ("domain", JSONValue(domain))] } ?? []
-        return .object(identity + [
-            ("verdict", .string("error")),
-            ("reason", .object([("code", .string(code)), ("message", .string(message))])),
-        ])
+    /// A further failure for the same target (another app of the policy file): recorded, not said again on stderr.
+    func emitQuietly(_ failure: FailureReport) {
+        switch output.format {
+        case .json: print(failure.json.serialized)
+        case .junit, .sarif: collected.append(.failed(failure))
+        case .text: break
+        }
+    }
+
+    /// When no evaluation could happen: `verdict: error` with DESIGN §2's code, and the message on stderr.
+    func emitError(_ failure: FailureReport) {
+        if annotates, output.format == .text { GitHubAnnotations.emit(.failed(failure)) }
+        switch output.format {
+        case .json: print(failure.json.serialized)
+        case .junit, .sarif: collected.append(.failed(failure))
+        case .text: break
+        }
+        Terminal.error(failure.message)
     }
 
     private func text(_ report: TargetReport) -> String {
@@ -141,7 +171,7 @@ struct Reporter {
     private func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date) -> [String] {
         chain.enumerated().flatMap { index, certificate -> [String] in
             let description = CertificateDescription(certificate, at: time)
-            let origin = index < presentedCount ? "presented" : "from the trust anchors"
+            let origin = index < presentedCount ? "presented" : "from the trust store"
             return [
                 "  #\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),
                 "     valid  \(description.validity)",

@@ -2,10 +2,19 @@ import Foundation
 import OpenSSLWrapper
 import PolicyEngine
 
-/// The app of a policy file a result is for.
+/// The app of a policy file a result is for, and where the file writes it.
 struct AppIdentity: Sendable {
     let name: String
     let versions: [String]
+    let file: String
+    let line: Int?
+
+    init(_ app: PolicyFile.App) {
+        name = app.name
+        versions = app.versions
+        file = app.file
+        line = app.line
+    }
 }
 
 /// Everything printed about one (target, policy) pair: what was evaluated, how, and the outcome.
@@ -42,6 +51,17 @@ struct TargetReport: Sendable {
         return ((policy.library == .afnetworking ? [] : [policy.library.rawValue]) + shown).joined(separator: ", ")
     }
 
+    /// The JSON `policy` object of a policy's summary.
+    static func json(_ summary: [(String, SummaryValue)]) -> JSONValue {
+        .object(summary.map { key, value in
+            switch value {
+            case .text(let text): (key, .string(text))
+            case .flag(let on): (key, .bool(on))
+            case .count(let count): (key, .number(count))
+            }
+        })
+    }
+
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("target", .string(target))]
         if let app {
@@ -51,13 +71,7 @@ struct TargetReport: Sendable {
             ("library", .string(policy.library.rawValue)),
             ("domain", JSONValue(domain)),
             ("evaluatedAt", .string(Timestamp.iso8601(evaluation.time))),
-            ("policy", .object(policy.summary.map { key, value in
-                switch value {
-                case .text(let text): (key, .string(text))
-                case .flag(let on): (key, .bool(on))
-                case .count(let count): (key, .number(count))
-                }
-            })),
+            ("policy", Self.json(policy.summary)),
             ("verdict", .string(verdictWord)),
         ]
         if let rejection = evaluation.rejection {

@@ -62,6 +62,14 @@ public struct AFNetworkingPolicy: TrustPolicy {
 
     public var pins: [Pin] { pinnedCertificates.map(Pin.certificate) + pinnedKeyHashes.map(Pin.key) }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        switch mode {
+        case .none: return .none("mode none pins nothing")
+        case .certificate: return AppliedPins(pinnedCertificates.map { .init(.certificate($0), .certificate) })
+        case .publicKey: return AppliedPins(pins.map { .init($0, .key) })
+        }
+    }
+
     public var summary: [(String, SummaryValue)] {
         [("mode", .text(mode.rawValue)), ("allowInvalidCertificates", .flag(allowInvalidCertificates)),
          ("validatesDomainName", .flag(validatesDomainName)), ("pins", .count(pinCount))]
@@ -177,23 +185,6 @@ public struct AFNetworkingPolicy: TrustPolicy {
                                        at: context.time, warnDays: context.warnDays)
             }
         }
-        if let backup = missingBackupPin(chain) { warnings.append(backup) }
         return warnings
-    }
-
-    /// Every pin in the chain being served means there is no pin for the next key: a rotation would fail.
-    private func missingBackupPin(_ chain: [X509Certificate]) -> String? {
-        guard mode != .none, pinCount > 0 else { return nil }
-        let allInChain: Bool
-        switch mode {
-        case .certificate:
-            allInChain = pinnedCertificates.allSatisfy { chain.contains($0.certificate) }
-        case .publicKey:
-            allInChain = pinnedPublicKeys.allSatisfy { pin in chain.contains(where: pin.matches) }
-        case .none:
-            allInChain = false
-        }
-        guard allInChain else { return nil }
-        return "no backup pin: every pin belongs to the current chain, so a key rotation will fail"
     }
 }

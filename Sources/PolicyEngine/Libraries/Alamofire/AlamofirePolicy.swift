@@ -50,6 +50,20 @@ public struct AlamofirePolicy: TrustPolicy {
                 ("pins", .count(pins.count))]
     }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        let evaluator = evaluatorForEveryHost ?? host.flatMap { host in evaluators.first { $0.host == host }?.evaluator }
+        guard let evaluator else { return .none("no evaluator for \(host ?? "this host")") }
+        func entries(_ evaluator: AlamofireEvaluator) -> [AppliedPins.Entry] {
+            switch evaluator {
+            case .pinnedCertificates(let certificates, _, _, _): certificates.map { .init(.certificate($0), .certificate) }
+            case .publicKeys(let certificates, _, _): certificates.map { .init(.certificate($0), .key) }
+            case .composite(let inner): inner.flatMap(entries)
+            case .standard, .disabled: []
+            }
+        }
+        return AppliedPins(entries(evaluator), notPinnedBecause: "the \(evaluator.kind) evaluator pins nothing")
+    }
+
     public func hasRule(for host: String) -> Bool { evaluators.contains { $0.host == host } }
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {

@@ -43,6 +43,14 @@ public struct NSCPolicy: TrustPolicy {
          ("debuggable", .flag(debuggable))]
     }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        let chain = config.configChain(for: host)
+        guard let pinSet = chain.lazy.compactMap(\.pinSet).first, !pinSet.pins.isEmpty else {
+            return .none("no pin-set applies to \(host ?? "this connection")")
+        }
+        return AppliedPins(pinSet.pins.map { .init(.key($0), .key) }, expiration: pinSet.expiration)
+    }
+
     public func hasRule(for host: String) -> Bool { config.hasDomainConfig(for: host) }
 
     /// The platform's default anchors when no config sets any: the system store (user CAs only for apps targeting
@@ -50,53 +58,83 @@ public struct NSCPolicy: TrustPolicy {
     static let platformDefault = [NetworkSecurityConfig.CertificatesSource(kind: .system, overridePins: false)]
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
+        // The config is chosen for the normalized host (configChain normalizes it, once), and the name is checked
+        // on it too: the HTTP stacks' hostname verifiers (OkHttp's, which HttpsURLConnection uses too) compare
+        // absolute names, so "api.example.com." is valid wherever "api.example.com" is.
         let chain = config.configChain(for: domain)
+        let host = domain.map(NetworkSecurityConfig.normalizedHost)
         var warnings: [String] = []
         if domain == nil, !config.domainConfigs.isEmpty {
             warnings.append("no host name was given: base-config applies (Android refuses a host-less check when "
                 + "domain-configs exist)")
         }
+        // getEffectiveCertificatesEntryRefs: the nearest config that sets <trust-anchors> (even empty) gives the
+        // whole list; debug-overrides' anchors are added to every such list (addDebugAnchorsIfNeeded).
         var sources = chain.lazy.compactMap(\.trustAnchors).first ?? Self.platformDefault
         if debuggable, let debug = config.debugAnchors { sources += debug }
-        if sources.contains(where: { if case .user = $0.kind { return true } else { return false } }) {
-            warnings.append("user-installed CAs (<certificates src=\"user\"/>) are not modelled: none is trusted here")
+        for unseen in ["user", "wfa"] where sources.contains(where: { $0.name == unseen }) {
+            warnings.append("\(unseen) CAs (<certificates src=\"\(unseen)\"/>) are on the device only: none is trusted "
+                + "here")
         }
         let anchors = AnchorSet(sources.compactMap { source -> AnchorSet.Source? in
             switch source.kind {
             case .system: .platform
-            case .user: nil
+            case .user, .wfa: nil
             case .resource(let name, let certificates): AnchorSet.Source(kind: .certificates(certificates), name: name)
             }
         })
         // Conscrypt's PKIX validation never checks a trust anchor's dates: an expired root still anchors on Android.
-        let validation = oracle.validate(against: anchors, checks: .server(host: domain), checksAnchorValidity: false)
+        // (Its key-size floor is lower than DESIGN's auth level 2: RSA 1024 and EC 160 bits pass on Android.)
+        let validation = oracle.validate(against: anchors, checks: .server(host: host), checksAnchorValidity: false)
         if let failure = validation.failure {
             let reason = RejectionReason.from(failure, domain: domain, anchors: anchorsDescription(sources))
             return .rejected(reason, validation, warnings: warnings)
         }
-        guard let pinSet = chain.lazy.compactMap(\.pinSet).first, !pinSet.pins.isEmpty else {
-            return .trusted(.notPinned("no pin-set applies to \(domain ?? "this connection")"), validation,
+        // checkPins: `if (pinSet.pins.isEmpty() || System.currentTimeMillis() > pinSet.expirationTime
+        //     || !isPinningEnforced(chain)) return;`
+        guard let pinned = chain.first(where: { $0.pinSet != nil }), let pinSet = pinned.pinSet else {
+            return .trusted(.notPinned("no pin-set applies to \(host ?? "this connection")"), validation,
                             warnings: warnings)
         }
-        if let expiration = pinSet.expiration, oracle.context.time > expiration {
-            let why = "the pin-set expired on \(Timestamp.day(expiration)): fail-open"
-            return .trusted(.failedOpen(why), validation, warnings: warnings + [why])
+        guard !pinSet.pins.isEmpty else {
+            return .trusted(.notPinned("the pin-set that applies to \(host ?? "this connection") (the domain-config at "
+                + "\(pinned.location)) is empty: no pinning"), validation, warnings: warnings)
         }
-        // The anchor is looked up among the config's sources (overriding ones first, so a certificate in both an
-        // overriding and a plain source overrides).
-        let anchorSources = validation.anchorSources
-        let overriding = anchorSources.filter { index in
+        if let expiration = pinSet.expiration {
+            warnings += Self.timeZoneWarning(expiration: expiration, at: oracle.context.time)
+            if oracle.context.time > expiration {
+                let why = "the pin-set expired on \(Timestamp.day(expiration)) (read as 00:00 UTC): fail-open"
+                return .trusted(.failedOpen(why), validation, warnings: warnings + [why])
+            }
+        }
+        // isPinningEnforced: the anchor ending the chain is looked up among the config's sources, those that
+        // override pins first ("If we see the same certificate in two TrustAnchors, one with overridesPins and one
+        // without, the one with overridesPins wins").
+        if let anchor = validation.anchor, let index = validation.anchorSources.first(where: { index in
             index < anchors.sources.count && overrides(anchors.sources[index], in: sources)
-        }
-        if let index = overriding.first, let anchor = validation.anchor {
-            let why = "the chain's anchor \(anchor.subject) comes from \(anchors.sources[index].name == AnchorSet.Source.platform.name ? "system" : anchors.sources[index].name), "
-                + "which has overridePins=\"true\": pins are bypassed"
+        }) {
+            let source = anchors.sources[index]
+            let name = source.kind == .platform ? "system" : source.name
+            let why = "the chain's anchor \(anchor.subject) comes from \(name), which has overridePins=\"true\": pins "
+                + "are bypassed"
             return .trusted(.failedOpen(why), validation, warnings: warnings + [why])
         }
         if let match = ChainOracle.keyMatch(pinSet.pins, in: validation.chain, rootFirst: true) {
             return .trusted(.pinMatched(match), validation, warnings: warnings)
         }
         return .rejected(.publicKeyNotPinned(pins: pinSet.pins, format: .pinctl), validation, warnings: warnings)
+    }
+
+    /// Android reads the expiration at the device's midnight, which is 00:00 UTC shifted by the device's offset
+    /// (UTC-12:00 to UTC+14:00): from 14 hours before to 12 hours after the instant pinctl uses. Inside that window
+    /// the verdict depends on where the phone is.
+    static func timeZoneWarning(expiration: Date, at time: Date) -> [String] {
+        let earliest = expiration.addingTimeInterval(-14 * 3600)
+        let latest = expiration.addingTimeInterval(12 * 3600)
+        guard time > earliest, time <= latest else { return [] }
+        return ["the pin-set expires when \(Timestamp.day(expiration)) begins in the device's time zone, between "
+            + "\(Timestamp.iso8601(earliest)) and \(Timestamp.iso8601(latest)); pinctl reads 00:00 UTC, so a phone "
+            + "elsewhere may decide otherwise"]
     }
 
     /// Whether the anchor-set source came from a `<certificates>` entry with overridePins.

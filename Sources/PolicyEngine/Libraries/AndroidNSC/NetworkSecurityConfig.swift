@@ -11,6 +11,8 @@ public struct NetworkSecurityConfig: Sendable {
             case system
             /// `user`: the user-installed CAs of a device, which pinctl cannot see.
             case user
+            /// `wfa` (newer AOSP): the Wi-Fi Alliance's roots on the device, which pinctl cannot see either.
+            case wfa
             /// `@raw/NAME`: certificates bundled with the app.
             case resource(name: String, certificates: [X509Certificate])
         }
@@ -28,6 +30,7 @@ public struct NetworkSecurityConfig: Sendable {
             switch kind {
             case .system: "system"
             case .user: "user"
+            case .wfa: "wfa"
             case .resource(let name, _): name
             }
         }
@@ -86,7 +89,12 @@ public struct NetworkSecurityConfig: Sendable {
     /// The file it was read from.
     public let path: String
 
-    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String) {
+    /// What the reader skipped or ignored, for `--verbose`.
+    public let notes: [String]
+
+    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String,
+                notes: [String] = []) {
+        self.notes = notes
         self.base = base
         self.domainConfigs = domainConfigs
         self.debugAnchors = debugAnchors
@@ -101,8 +109,7 @@ extension NetworkSecurityConfig {
     /// base-config. Empty when nothing but the platform defaults applies.
     public func configChain(for host: String?) -> [Config] {
         var best: (chain: [Config], length: Int, exact: Bool)?
-        if var name = host?.lowercased(), !name.isEmpty {
-            if name.hasSuffix(".") { name.removeLast() }
+        if let name = host.map(Self.normalizedHost), !name.isEmpty {
             func visit(_ config: Config, parents: [Config]) {
                 let chain = [config] + parents
                 for domain in config.domains {
@@ -118,6 +125,14 @@ extension NetworkSecurityConfig {
             for config in domainConfigs { visit(config, parents: base.map { [$0] } ?? []) }
         }
         return best?.chain ?? (base.map { [$0] } ?? [])
+    }
+
+    /// The host as `getConfigForHostname` matches it: `hostname.toLowerCase(Locale.US)`, then "Normalize hostname by
+    /// removing trailing . if present, all Domain hostnames are absolute" (one dot only).
+    public static func normalizedHost(_ host: String) -> String {
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        return name
     }
 
     /// Whether a domain-config names `host` (base-config alone covers every host, so it does not count).

@@ -49,6 +49,12 @@ public struct OkHttpPolicy: TrustPolicy {
         [("patterns", .count(Set(entries.map(\.pattern)).count)), ("pins", .count(entries.count))]
     }
 
+    public func appliedPins(for host: String?) -> AppliedPins {
+        guard let host else { return .none("no host name to match a pattern against") }
+        return AppliedPins(matchingPins(for: host).map { .init(.key($0), .key) },
+                           notPinnedBecause: "no pattern matches \(host)")
+    }
+
     public func hasRule(for host: String) -> Bool { !matchingPins(for: host).isEmpty }
 
     /// `findMatchingPins`: the pins of every pattern matching the host (canonicalised as `HttpUrl` does), pooled in

@@ -33,6 +33,20 @@ public struct TrustKitDomainPolicy: Sendable {
 
     /// Distinct pins by value: TrustKit counts an NSSet of the decoded hashes.
     public var distinctPinCount: Int { Set(publicKeyHashes).count }
+
+    /// Every key the entry holds besides the exclusion: those written (`otherKeys`) and those its values imply, so a
+    /// policy built in code is judged as one read from a file.
+    var keysBesidesExclusion: [String] {
+        var keys = otherKeys
+        func add(_ key: String, if present: Bool) {
+            if present, !keys.contains(key) { keys.append(key) }
+        }
+        add("publicKeyHashes", if: !publicKeyHashes.isEmpty)
+        add("includeSubdomains", if: includeSubdomains)
+        add("enforcePinning", if: !enforcePinning)
+        add("expirationDate", if: expirationDate != nil)
+        return keys
+    }
 }
 
 /// Why TrustKit would refuse a configuration at launch (`[NSException raise:@"TrustKit configuration invalid" …]`
@@ -40,11 +54,20 @@ public struct TrustKitDomainPolicy: Sendable {
 public struct TrustKitConfigurationError: Error, Sendable {
     /// The domain at fault, or nil for the whole configuration.
     public let domain: String?
+    /// The key of the domain's entry at fault (`publicKeyHashes`, `includeSubdomains`…), or nil for the entry.
+    public let key: String?
     public let message: String
+
+    public init(domain: String?, key: String? = nil, message: String) {
+        self.domain = domain
+        self.key = key
+        self.message = message
+    }
 }
 
 extension TrustKitPolicy {
-    /// Every refusal of parse_configuration.m, in its order.
+    /// Every refusal of parse_configuration.m, in its order (domains are visited in the order written; TrustKit visits
+    /// them in NSDictionary order, so which of two faults it reports first is unspecified).
     static func check(_ domains: [(name: String, policy: TrustKitDomainPolicy)]) throws(TrustKitConfigurationError) {
         // if (pinnedDomains == nil || [pinnedDomains count] < 1) → "no pinned domains"
         guard !domains.isEmpty else {
@@ -54,8 +77,8 @@ extension TrustKitPolicy {
         let suffixes = PublicSuffixList.shared
         var seen: Set<String> = []
         for (name, policy) in domains {
-            func refuse(_ message: String) -> TrustKitConfigurationError {
-                TrustKitConfigurationError(domain: name, message: message)
+            func refuse(_ message: String, key: String? = nil) -> TrustKitConfigurationError {
+                TrustKitConfigurationError(domain: name, key: key, message: message)
             }
             guard seen.insert(name).inserted else { throw refuse("\(name) is configured twice") }
             // if (GetRegistryLength([domainName UTF8String]) == 0) → "TrustKit was initialized with an invalid domain"
@@ -65,31 +88,39 @@ extension TrustKitPolicy {
             }
             if policy.excludeSubdomainFromParentPolicy {
                 // if ([[domainPinningPolicy allKeys] count] > 1) → refused: an exclusion holds nothing else.
-                guard policy.otherKeys.isEmpty else {
+                let others = policy.keysBesidesExclusion
+                guard others.isEmpty else {
                     throw refuse("an excludeSubdomainFromParentPolicy entry may hold no other key, but \(name) also "
-                        + "has \(policy.otherKeys.joined(separator: ", "))")
+                        + "has \(others.joined(separator: ", "))", key: "excludeSubdomainFromParentPolicy")
                 }
                 continue
             }
             // if (includeSubdomains && GetRegistryLength(d) == [d length]) → "pinning all subdomains of a TLD"
             if policy.includeSubdomains, suffixes.isPublicSuffix(name) {
                 throw refuse("includeSubdomains on \(name), a public suffix: TrustKit refuses to pin every domain "
-                    + "under it")
+                    + "under it", key: "includeSubdomains")
+            }
+            // NSData *pinnedKeyHash = [[NSData alloc] initWithBase64EncodedString:...];
+            // if ([pinnedKeyHash length] != CC_SHA256_DIGEST_LENGTH) → "Invalid pin ... not a valid SHA256 hash"
+            if let bad = policy.publicKeyHashes.first(where: { $0.algorithm != .sha256 || $0.hash.count != 32 }) {
+                throw refuse("\(bad.text) (\(bad.source)) is not the base64 of a 32-byte SHA-256 hash, as TrustKit "
+                    + "requires of every TSKPublicKeyHashes entry", key: "publicKeyHashes")
             }
             // requiredNumberOfPins = enforce ? 2 : 1; if ([serverSslPinsSet count] < requiredNumberOfPins) → refused
             let required = policy.enforcePinning ? 2 : 1
             guard policy.distinctPinCount >= required else {
+                let why = policy.enforcePinning ? " when pinning is enforced (a backup pin)" : ""
                 throw refuse("\(name) has \(policy.distinctPinCount) distinct pin(s); TrustKit requires at least "
-                    + "\(required) \(policy.enforcePinning ? "when pinning is enforced (a backup pin)" : "")"
-                        .trimmingCharacters(in: .whitespaces))
+                    + "\(required)\(why)", key: "publicKeyHashes")
             }
         }
-        // Each exclusion needs an includeSubdomains parent: getPinningConfigurationKeyForDomain("a" + name) != nil.
+        // Each exclusion needs an includeSubdomains parent, looked up for the name with an "a" in front so that the
+        // exclusion's own key cannot answer: getPinningConfigurationKeyForDomain([@"a" stringByAppendingString:
+        // domainName], ...) == nil → "no parent domain". (An exact key "a" + name satisfies it too, as in TrustKit.)
         for (name, policy) in domains where policy.excludeSubdomainFromParentPolicy {
-            let parent = lookup(host: name, in: domains.filter { $0.name != name })
-            guard parent != nil else {
-                throw TrustKitConfigurationError(domain: name, message: "\(name) is excluded from a parent policy, "
-                    + "but no domain with includeSubdomains covers it")
+            guard lookup(host: "a" + name, in: domains) != nil else {
+                throw TrustKitConfigurationError(domain: name, key: "excludeSubdomainFromParentPolicy",
+                    message: "\(name) is excluded from a parent policy, but no domain with includeSubdomains covers it")
             }
         }
     }
@@ -99,15 +130,19 @@ extension TrustKitPolicy {
     static func lookup(host: String, in domains: [(name: String, policy: TrustKitDomainPolicy)])
         -> (name: String, policy: TrustKitDomainPolicy)?
     {
+        // if (domainPinningPolicies[hostname] == nil): an NSDictionary lookup, exact and case-sensitive.
         if let exact = domains.first(where: { $0.name == host }) { return exact }
+        // GetRegistryLength is 0 for a name with a byte that is not ASCII (IsStringASCII): never a subdomain.
         let suffixes = PublicSuffixList.shared
-        guard let hostRegistry = suffixes.registry(of: host) else { return nil }
+        guard host.allSatisfy(\.isASCII), let hostRegistry = suffixes.registry(of: host) else { return nil }
         var best: (name: String, policy: TrustKitDomainPolicy)?
         for entry in domains where entry.policy.includeSubdomains {
-            // isSubdomain(): the same registry, and the host ends with "." + the domain.
+            // isSubdomain(): the same registry, and the host ends with "." + the domain; the longest domain wins
+            // (currentMatch > bestMatch, since 1.6.2).
             guard host.count > entry.name.count, host.hasSuffix("." + entry.name),
                   suffixes.registry(of: entry.name) == hostRegistry else { continue }
-            if best == nil || entry.name.count > best!.name.count { best = entry }
+            if let current = best, current.name.count >= entry.name.count { continue }
+            best = entry
         }
         return best
     }

@@ -1,0 +1,68 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import PolicyEngine
+import ServiceLifecycle
+import UnixSignals
+
+/// `pinctl serve`: a Prometheus exporter in the style of the blackbox exporter that judges pins (DESIGN §11).
+public enum Exporter {
+    /// Why the exporter could not start: an unreadable policy file, or an address it cannot listen on.
+    public struct StartError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, lets the probes under way finish, and returns.
+    public static func run(_ settings: ExporterSettings, logger: Logger) async throws(StartError) {
+        let policies: PolicyHolder
+        do {
+            policies = PolicyHolder(try LoadedPolicy.load(settings))
+        } catch {
+            throw StartError(description: error.description)
+        }
+        let slots = ProbeSlots(capacity: settings.maxProbes)
+        let metrics = ExporterMetrics(slots: slots)
+        metrics.policyLoaded(apps: policies.policy.file.apps.count, at: policies.policy.loadedAt)
+        // One thread per slot: a probe blocks its thread for up to its timeout, and never an event loop.
+        let pool = NIOThreadPool(numberOfThreads: settings.maxProbes)
+        pool.start()
+        let routes = ExporterRoutes(settings: settings, policies: policies, slots: slots, pool: pool, metrics: metrics,
+                                    recent: RecentProbes(limit: settings.recentProbeCount), logger: logger)
+        // Trapped before the server listens, so that a SIGHUP sent once it does never meets the default action.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, metrics: metrics,
+                                      logger: logger)
+        let app = Application(
+            router: routes.router(),
+            server: .http1(configuration: .init(
+                idleTimeout: .seconds(60),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384,
+                                                maxHeaderFieldCount: 100))),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(1024)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port.map(String.init) ?? "?"
+                logger.notice("serving /probe, /metrics and / on \(displayHost(settings.host)):\(port)", metadata: [
+                    "policy": "\(settings.configPath)", "max-probes": "\(settings.maxProbes)",
+                    "allow-any-target": "\(settings.allowAnyTarget)",
+                ])
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: reloader)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw StartError(description: "cannot serve on \(displayHost(settings.host)):\(settings.port): \(error)")
+        }
+        try? await pool.shutdownGracefully()
+        logger.notice("stopped")
+    }
+
+    /// An IPv6 literal in brackets, as in a URL.
+    static func displayHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+}

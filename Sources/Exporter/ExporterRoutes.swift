@@ -1,0 +1,63 @@
+import Hummingbird
+import Logging
+import NIOPosix
+
+/// `/probe`, `/metrics` and `/`: what each route answers, and the bookkeeping around a probe.
+struct ExporterRoutes: Sendable {
+    let settings: ExporterSettings
+    let policies: PolicyHolder
+    let slots: ProbeSlots
+    let pool: NIOThreadPool
+    let metrics: ExporterMetrics
+    let recent: RecentProbes
+    let logger: Logger
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: RequestLimits(maxURILength: settings.maxURILength) { metrics.refused($0) })
+        router.get("/probe") { request, _ in await probe(request) }
+        router.get("/metrics") { _, _ in Responses.metrics(metrics.render()) }
+        router.get("/") { _, _ in
+            Responses.html(StatusPage.render(policy: policies.policy, recent: recent.newestFirst, settings: settings))
+        }
+        return router
+    }
+
+    /// Checks the target on a thread of the pool, if a slot is free; a refusal carries its reason.
+    func probe(_ request: Request) async -> Response {
+        let policy = policies.policy
+        let probeRequest: ProbeRequest
+        do {
+            probeRequest = try ProbeRequest(
+                parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) },
+                scrapeTimeout: request.headers[ProbeRequest.scrapeTimeoutHeader], policy: policy, settings: settings)
+        } catch {
+            metrics.refused(error.status == .forbidden ? "forbidden" : "bad-request")
+            logger.info("probe refused", metadata: ["status": "\(error.status.code)", "reason": "\(error.message)"])
+            return Responses.text(error.status, error.message)
+        }
+        guard slots.acquire() else {
+            metrics.refused("busy")
+            logger.debug("probe refused: busy", metadata: ["target": "\(probeRequest.target)"])
+            return Responses.text(.serviceUnavailable, "\(slots.capacity) probes are running, as many as --max-probes "
+                + "allows: try again later, or run more exporters")
+        }
+        defer { slots.release() }
+        let result: ProbeResult
+        do {
+            result = try await pool.runIfActive { [settings] in
+                Probe.run(probeRequest, policy: policy, settings: settings)
+            }
+        } catch {
+            // The pool stops only after the server has drained; a probe cancelled before it began lands here.
+            return Responses.text(.serviceUnavailable, "pinctl serve is shutting down")
+        }
+        metrics.probeFinished(result)
+        recent.add(result)
+        logger.debug("probe", metadata: [
+            "target": "\(result.target)", "domain": "\(result.domain)", "outcome": "\(result.outcomeWord)",
+            "seconds": "\(result.seconds)",
+        ])
+        return Responses.metrics(ProbeMetrics.render(result))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+/// How `pinctl serve` runs: the policy file, where it listens, and its limits.
+public struct ExporterSettings: Sendable {
+    /// The policy file (pinctl.yaml) whose apps judge every probe; read again on SIGHUP.
+    public var configPath: String
+    /// The address to listen on: an IP literal or a host name.
+    public var host: String
+    /// The port; 0 lets the kernel choose (the log names it).
+    public var port: Int
+    /// Probe any host:port, not only the policy file's targets.
+    /// - Warning: an exporter reachable by others then connects wherever it is told to (SSRF).
+    public var allowAnyTarget: Bool
+    /// Probes running at once; a probe beyond them is answered 503 at once, never queued.
+    public var maxProbes: Int
+    /// Seconds for resolution, connect and handshake of one probe, before Prometheus's scrape timeout caps it.
+    public var timeout: Double
+    /// A fixed evaluation time (`--at`); nil judges every probe at the clock's time.
+    public var fixedTime: Date?
+    /// Certificates expiring within this many days are warned about (as `check --warn-days`).
+    public var warnDays: Int
+    /// The anchors standing for the system store, given the anchors a policy file names (`--ca-file` wins).
+    public var trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
+    /// The longest request target (path and query) accepted; longer ones get 414.
+    public var maxURILength: Int = 2048
+    /// Probes the status page lists.
+    public var recentProbeCount: Int = 50
+
+    public init(
+        configPath: String, host: String, port: Int, allowAnyTarget: Bool, maxProbes: Int, timeout: Double,
+        fixedTime: Date?, warnDays: Int,
+        trustStore: @escaping @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
+    ) {
+        self.configPath = configPath
+        self.host = host
+        self.port = port
+        self.allowAnyTarget = allowAnyTarget
+        self.maxProbes = maxProbes
+        self.timeout = timeout
+        self.fixedTime = fixedTime
+        self.warnDays = warnDays
+        self.trustStore = trustStore
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+import Prometheus
+
+/// The answer to `/probe`: DESIGN §11's metrics in Prometheus's text format, with the blackbox exporter's names
+/// where they mean the same, so dashboards made for it work. Each probe gets a registry of its own.
+enum ProbeMetrics {
+    static func render(_ result: ProbeResult) -> [UInt8] {
+        let registry = PrometheusCollectorRegistry()
+        registry.makeGauge(descriptor: descriptor(
+            "probe_success", "1 when a chain was judged and every app covering the target trusts it, else 0."
+        )).set(result.succeeded ? 1.0 : 0.0)
+        registry.makeGauge(descriptor: descriptor(
+            "probe_duration_seconds", "Seconds the probe took: resolution, connect, handshake and every judgement."
+        )).set(result.seconds)
+
+        switch result.outcome {
+        case .failed(let code, _):
+            registry.makeGauge(descriptor: descriptor(
+                "pinctl_probe_error",
+                "1: no chain was judged, for the reason in code (timeout, not-tls, uncovered, …)."
+            ), labels: [("code", code)]).set(1.0)
+        case .judged(let presented, let evaluations):
+            breaksOn(evaluations, domain: result.domain, registry: registry)
+            if let earliest = presented.map(\.notAfter).min() {
+                registry.makeGauge(descriptor: descriptor(
+                    "probe_ssl_earliest_cert_expiry", "The earliest notAfter of the presented chain, in Unix seconds."
+                )).set(earliest.timeIntervalSince1970)
+            }
+            for (position, certificate) in presented.enumerated() {
+                registry.makeGauge(descriptor: descriptor(
+                    "pinctl_certificate_not_after_seconds",
+                    "notAfter of each presented certificate (position 0 is the leaf), in Unix seconds."
+                ), labels: [("position", String(position)), ("subject", certificate.subject)])
+                .set(certificate.notAfter.timeIntervalSince1970)
+            }
+            for judged in evaluations {
+                let trusted = judged.evaluation.isTrusted
+                registry.makeGauge(descriptor: descriptor(
+                    "pinctl_probe_success", "1 when the app trusts the chain, else 0."
+                ), labels: [("app", judged.app.name)]).set(trusted ? 1.0 : 0.0)
+                registry.makeGauge(descriptor: descriptor(
+                    "pinctl_verdict",
+                    "The app's verdict (1 trusted, 0 rejected); reason: the rejection's code, or the trust's basis."
+                ), labels: [("app", judged.app.name), ("reason", reason(judged.evaluation))]).set(trusted ? 1.0 : 0.0)
+            }
+        }
+        return registry.emitToBuffer()
+    }
+
+    /// DESIGN §11's `pinctl_policy_breaks_on_seconds{app}`: when the first rotation that breaks the app is due, from
+    /// the forecast `pinctl lint` makes on the same chain; no sample for an app that no rotation breaks.
+    private static func breaksOn(_ evaluations: [PolicyFile.AppEvaluation], domain: String,
+                                 registry: PrometheusCollectorRegistry) {
+        for judged in evaluations {
+            let forecast = RotationForecast(pins: judged.app.policy.appliedPins(for: domain),
+                                            builtChain: judged.evaluation.builtChain)
+            guard let date = forecast.breaksOn else { continue }
+            registry.makeGauge(descriptor: descriptor(
+                "pinctl_policy_breaks_on_seconds",
+                "When the first rotation that breaks the app is due (pinctl lint's breaksOn), in Unix seconds."
+            ), labels: [("app", judged.app.name)]).set(date.timeIntervalSince1970)
+        }
+    }
+
+    /// The rejection's reason code (`public-key-not-pinned`), or the trust's basis (`pin-matched`, `failed-open`).
+    static func reason(_ evaluation: Evaluation) -> String {
+        switch evaluation.verdict {
+        case .trusted(let basis): basis.code
+        case .rejected(let rejection): rejection.reason.code
+        }
+    }
+
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+}

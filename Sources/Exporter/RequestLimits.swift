@@ -1,0 +1,52 @@
+import Hummingbird
+
+/// Limits on what a request may carry, checked before any route: the exporter is read with GET and nothing else.
+struct RequestLimits<Context: RequestContext>: RouterMiddleware {
+    let maxURILength: Int
+    let onRefusal: @Sendable (String) -> Void
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        let uriLength = request.uri.description.utf8.count
+        guard uriLength <= maxURILength else {
+            onRefusal("too-large")
+            return Responses.text(.uriTooLong, "the request target is \(uriLength) bytes long; at most \(maxURILength) "
+                + "are accepted", closing: true)
+        }
+        let contentLength = request.headers[.contentLength].flatMap { Int($0) } ?? 0
+        guard contentLength == 0, request.headers[.transferEncoding] == nil else {
+            onRefusal("too-large")
+            // The body is not read: the connection closes after this answer.
+            return Responses.text(.contentTooLarge, "requests to pinctl serve carry no body", closing: true)
+        }
+        guard request.method == .get || request.method == .head else {
+            onRefusal("bad-request")
+            var response = Responses.text(.methodNotAllowed, "only GET is served")
+            response.headers[.allow] = "GET, HEAD"
+            return response
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The few shapes of answer the exporter gives.
+enum Responses {
+    /// A plain-text sentence, for refusals and errors.
+    static func text(_ status: HTTPResponse.Status, _ message: String, closing: Bool = false) -> Response {
+        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
+        if closing { headers[.connection] = "close" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+
+    /// Prometheus's text exposition format, version 0.0.4.
+    static func metrics(_ bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func html(_ page: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PolicyEngine
+
+/// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.
+enum StatusPage {
+    static func render(policy: LoadedPolicy, recent: [ProbeResult], settings: ExporterSettings) -> String {
+        let file = policy.file
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>pinctl serve</title>
+            <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
+            td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}.rejected,.error{color:#b00}\
+            .trusted{color:#070}</style></head><body>
+            <h1>pinctl serve</h1>
+            <p>Policy file <code>\(escape(file.path))</code>, read \(escape(Timestamp.iso8601(policy.loadedAt))). \
+            Probe with <code>/probe?target=HOST:PORT[&amp;app=NAME][&amp;servername=NAME]</code>; \
+            the exporter's own metrics are at <a href="/metrics">/metrics</a>.</p>
+            <h2>Apps</h2>
+            <table><tr><th>app</th><th>library</th><th>versions</th><th>hosts</th></tr>
+
+            """
+        for app in file.apps {
+            html += "<tr><td>\(escape(app.name))</td><td>\(escape(app.library.rawValue))</td>"
+                + "<td>\(escape(app.versions.joined(separator: ", ")))</td>"
+                + "<td>\(escape(app.hosts.joined(separator: ", ")))</td></tr>\n"
+        }
+        html += "</table>\n<h2>Targets</h2>\n"
+        html += settings.allowAnyTarget
+            ? "<p>Any target may be probed (--allow-any-target).</p>\n"
+            : "<p>Only these may be probed:</p>\n"
+        html += "<ul>\n" + file.targets.map { target in
+            "<li><a href=\"/probe?target=\(escape(percentEncoded(target.description)))\">"
+                + "\(escape(target.description))</a></li>\n"
+        }.joined() + "</ul>\n"
+        html += "<h2>Recent probes</h2>\n"
+        if recent.isEmpty {
+            html += "<p>None yet.</p>\n"
+        } else {
+            html += "<table><tr><th>started (UTC)</th><th>target</th><th>domain</th><th>outcome</th><th>seconds</th>"
+                + "<th>apps</th></tr>\n"
+            for probe in recent {
+                html += "<tr><td>\(escape(Timestamp.iso8601(probe.startedAt)))</td>"
+                    + "<td>\(escape(probe.target.description))</td><td>\(escape(probe.domain))</td>"
+                    + "<td class=\"\(probe.outcomeWord)\">\(probe.outcomeWord)</td>"
+                    + "<td>\(String(Int((probe.seconds * 1000).rounded())) + " ms")</td>"
+                    + "<td>\(escape(details(probe)))</td></tr>\n"
+            }
+            html += "</table>\n"
+        }
+        return html + "</body></html>\n"
+    }
+
+    /// "ios-afn trusted, android rejected (public-key-not-pinned)" or the error's message.
+    private static func details(_ probe: ProbeResult) -> String {
+        switch probe.outcome {
+        case .failed(let code, let message):
+            return "\(code): \(message)"
+        case .judged(_, let evaluations):
+            return evaluations.map { judged in
+                judged.evaluation.isTrusted
+                    ? "\(judged.app.name) trusted"
+                    : "\(judged.app.name) rejected (\(ProbeMetrics.reason(judged.evaluation)))"
+            }.joined(separator: ", ")
+        }
+    }
+
+    /// Text safe inside an element or a quoted attribute.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A query value: every byte but the unreserved ones percent-encoded.
+    private static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+            if unreserved {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+}

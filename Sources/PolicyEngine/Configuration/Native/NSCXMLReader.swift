@@ -1,0 +1,291 @@
+import Foundation
+import OpenSSLWrapper
+import XMLTree
+
+/// Reads Android's `network_security_config.xml` as XmlConfigSource.java does: its grammar, its refusals (each a
+/// parse error that stops the app, so exit 2 here) and its leniencies (unknown elements and attributes skipped;
+/// values decoded as `NSCValueDecoding` describes).
+public enum NSCXMLReader {
+    /// Reads the file; `@raw/NAME` anchors are the files `NAME.*` in the `raw/` folder beside the XML's folder. A
+    /// debuggable build also reads the `debug-overrides` of `NAME_debug.xml` beside it when the file has none.
+    public static func read(_ path: String, debuggable: Bool = false) throws(ConfigurationError)
+        -> NetworkSecurityConfig
+    {
+        var reader = Reader(path: path, debuggable: debuggable)
+        let document = try reader.document(try element(path))
+        var debugAnchors = document.debugAnchors
+        // XmlConfigSource: "If debug is true and there was no debug-overrides in the file check for an extra _debug
+        // resource." A release build never reads it.
+        if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
+            var companionReader = Reader(path: companion, debuggable: true)
+            debugAnchors = try companionReader.debugOverridesOnly(try element(companion))
+        }
+        var notes = reader.notes
+        if document.sawDebugOverrides, !debuggable {
+            notes.append("\(path): debug-overrides are ignored: a release build (give --debuggable for a debug one)")
+        }
+        return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
+                                     debugAnchors: debugAnchors, path: path, notes: notes)
+    }
+
+    private static func element(_ path: String) throws(ConfigurationError) -> XMLElement {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw ConfigurationError(file: path, message: error.reason)
+        }
+        do {
+            return try XMLDocumentReader.parse(bytes)
+        } catch {
+            throw ConfigurationError(file: path, line: error.line > 0 ? error.line : nil,
+                                     message: "not XML: \(error.message)")
+        }
+    }
+
+    /// `getIdentifier(entryName + "_debug", "xml", …)`: the resource named after this one plus `_debug`, in the same
+    /// folder (a resource's name is its file name up to the first dot).
+    private static func debugCompanion(of path: String) -> String? {
+        let name = Path.lastComponent(of: path)
+        let stem = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let companion = Path.join(Path.parent(of: path), stem + "_debug.xml")
+        return (try? FileSystem.kind(of: companion)) == .regular ? companion : nil
+    }
+
+    /// What the top level of a file holds.
+    struct Document {
+        var base: NetworkSecurityConfig.Config?
+        var domainConfigs: [NetworkSecurityConfig.Config] = []
+        var debugAnchors: [NetworkSecurityConfig.CertificatesSource]?
+        var sawDebugOverrides = false
+    }
+
+    struct Reader {
+        let path: String
+        let debuggable: Bool
+        var seenDomains: Set<String> = []
+        /// What was read but has no effect: unknown elements, skipped as Android skips them.
+        var notes: [String] = []
+
+        init(path: String, debuggable: Bool) {
+            self.path = path
+            self.debuggable = debuggable
+        }
+
+        func error(_ element: XMLElement, _ message: String) -> ConfigurationError {
+            ConfigurationError(file: path, line: element.line, keyPath: "<\(element.name)>", message: message)
+        }
+
+        /// `XmlUtils.beginDocument(parser, "network-security-config")`: any other root element is refused.
+        func checkRoot(_ root: XMLElement) throws(ConfigurationError) {
+            guard root.name == "network-security-config" else {
+                throw error(root, "the root element must be <network-security-config>, not <\(root.name)>")
+            }
+        }
+
+        mutating func document(_ root: XMLElement) throws(ConfigurationError) -> Document {
+            try checkRoot(root)
+            var document = Document()
+            for child in root.children {
+                switch child.name {
+                case "base-config":
+                    guard document.base == nil else { throw error(child, "Only one base-config allowed") }
+                    document.base = try config(child, kind: .base)
+                case "domain-config":
+                    document.domainConfigs.append(try config(child, kind: .domain))
+                case "debug-overrides":
+                    try debugOverrides(child, into: &document)
+                default:
+                    // XmlUtils.skipCurrentTag: unknown elements are skipped with all they hold.
+                    notes.append("\(path):\(child.line): <\(child.name)> is not an element Android reads: skipped")
+                    continue
+                }
+            }
+            return document
+        }
+
+        /// The `_debug` companion: only its debug-overrides are read, everything else is skipped.
+        mutating func debugOverridesOnly(_ root: XMLElement) throws(ConfigurationError)
+            -> [NetworkSecurityConfig.CertificatesSource]?
+        {
+            try checkRoot(root)
+            var document = Document()
+            for child in root.children where child.name == "debug-overrides" {
+                try debugOverrides(child, into: &document)
+            }
+            return document.debugAnchors
+        }
+
+        /// The count is checked before `if (mDebugBuild)`, so a second one is refused in a release build too; a
+        /// release build skips the element unread (`XmlUtils.skipCurrentTag`), so nothing inside it is checked.
+        private mutating func debugOverrides(_ element: XMLElement, into document: inout Document)
+            throws(ConfigurationError)
+        {
+            guard !document.sawDebugOverrides else { throw error(element, "Only one debug-overrides allowed") }
+            document.sawDebugOverrides = true
+            if debuggable { document.debugAnchors = try config(element, kind: .debug).trustAnchors }
+        }
+
+        enum Kind: CustomStringConvertible {
+            case base, domain, debug
+
+            var description: String {
+                switch self {
+                case .base: "base-config"
+                case .domain: "domain-config"
+                case .debug: "debug-overrides"
+                }
+            }
+        }
+
+        /// `parseConfigEntry`: what a config sets itself; the rest is inherited when the configs are resolved.
+        mutating func config(_ element: XMLElement, kind: Kind) throws(ConfigurationError)
+            -> NetworkSecurityConfig.Config
+        {
+            var domains: [NetworkSecurityConfig.Domain] = []
+            var anchors: [NetworkSecurityConfig.CertificatesSource]?
+            var pinSet: NetworkSecurityConfig.PinSet?
+            var children: [NetworkSecurityConfig.Config] = []
+            for child in element.children {
+                switch child.name {
+                case "domain":
+                    guard kind == .domain else { throw error(child, "domain element not allowed in \(kind)") }
+                    domains.append(try domain(child))
+                case "trust-anchors":
+                    guard anchors == nil else { throw error(child, "Multiple trust-anchor elements not allowed") }
+                    // `boolean defaultOverridePins = configType == CONFIG_DEBUG;`
+                    anchors = try trustAnchors(child, defaultOverridePins: kind == .debug)
+                case "pin-set":
+                    guard kind == .domain else { throw error(child, "pin-set element not allowed in \(kind)") }
+                    guard pinSet == nil else { throw error(child, "Multiple pin-set elements not allowed") }
+                    pinSet = try self.pinSet(child)
+                case "domain-config":
+                    guard kind == .domain else { throw error(child, "Nested domain-config not allowed in \(kind)") }
+                    children.append(try config(child, kind: .domain))
+                default:
+                    continue
+                }
+            }
+            if kind == .domain, domains.isEmpty { throw error(element, "No domain elements in domain-config") }
+            return NetworkSecurityConfig.Config(domains: domains, trustAnchors: anchors, pinSet: pinSet,
+                                                children: children, location: "\(path):\(element.line)")
+        }
+
+        /// `parser.getText().trim().toLowerCase(Locale.US)`; a name given twice anywhere in the file is refused,
+        /// whatever its includeSubdomains ("Do not allow any duplicates period").
+        mutating func domain(_ element: XMLElement) throws(ConfigurationError) -> NetworkSecurityConfig.Domain {
+            guard element.children.isEmpty else { throw error(element, "domain contains additional elements") }
+            let name = NSCValueDecoding.javaTrim(element.text).lowercased()
+            guard !name.isEmpty else { throw error(element, "Domain name missing") }
+            guard seenDomains.insert(name).inserted else { throw error(element, "\(name) has already been specified") }
+            let includeSubdomains = NSCValueDecoding.aaptBoolean(element.attribute("includeSubdomains")?.value,
+                                                                 fallback: false)
+            return NetworkSecurityConfig.Domain(name: name, includeSubdomains: includeSubdomains)
+        }
+
+        /// `parseTrustAnchors`: its `<certificates>` in order; other children are skipped.
+        func trustAnchors(_ element: XMLElement, defaultOverridePins: Bool) throws(ConfigurationError)
+            -> [NetworkSecurityConfig.CertificatesSource]
+        {
+            var sources: [NetworkSecurityConfig.CertificatesSource] = []
+            for child in element.children where child.name == "certificates" {
+                guard let source = child.attribute("src")?.value else {
+                    throw error(child, "certificates element missing src attribute")
+                }
+                let overridePins = NSCValueDecoding.aaptBoolean(child.attribute("overridePins")?.value,
+                                                                fallback: defaultOverridePins)
+                let kind: NetworkSecurityConfig.CertificatesSource.Kind
+                // A reference is compiled to a resource id (`sourceId != -1`, tested first); aapt trims it.
+                let reference = source.trimmingCharacters(in: .whitespacesAndNewlines)
+                if reference.hasPrefix("@") {
+                    kind = .resource(name: reference, certificates: try resource(reference, child))
+                } else {
+                    switch source {
+                    case "system": kind = .system
+                    case "user": kind = .user
+                    // Newer AOSP (WfaCertificateSource): the Wi-Fi Alliance roots, which pinctl cannot see either.
+                    case "wfa": kind = .wfa
+                    default: throw error(child, "Unknown certificates src. Should be one of system|user|@resourceVal")
+                    }
+                }
+                sources.append(NetworkSecurityConfig.CertificatesSource(kind: kind, overridePins: overridePins))
+            }
+            return sources
+        }
+
+        /// `@raw/NAME`: every certificate (PEM or DER) of the file `NAME.*` in `res/raw/`. A missing resource fails
+        /// the app's build, an unreadable one its first connection; both are configuration errors here.
+        func resource(_ reference: String, _ element: XMLElement) throws(ConfigurationError) -> [X509Certificate] {
+            let parts = reference.dropFirst().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw error(element, "\(reference) is not a resource reference such as @raw/ca")
+            }
+            guard !parts[0].contains(":") else {
+                throw error(element, "\(reference) names another package's resource, which pinctl cannot read")
+            }
+            let folder = Path.join(NSCXMLReader.resourcesFolder(of: path), String(parts[0]))
+            let name = String(parts[1])
+            let entries = (try? FileSystem.entries(ofDirectory: folder)) ?? []
+            // aapt names a resource by its file name up to the first dot.
+            let files = entries.filter { $0 == name || $0.hasPrefix(name + ".") }
+            guard let file = files.first else { throw error(element, "\(reference): no file \(name).* in \(folder)") }
+            guard files.count == 1 else {
+                throw error(element, "\(reference): \(files.joined(separator: " and ")) in \(folder) are one resource "
+                    + "(aapt refuses the duplicate)")
+            }
+            do {
+                return try CertificateParser.certificates(atPath: Path.join(folder, file))
+            } catch {
+                throw self.error(element, "\(reference): \(error.description)")
+            }
+        }
+
+        /// `parsePinSet`: the expiration, then each `<pin>`; other children are skipped; duplicates collapse.
+        func pinSet(_ element: XMLElement) throws(ConfigurationError) -> NetworkSecurityConfig.PinSet {
+            var expiration: Date?
+            if let text = element.attribute("expiration")?.value {
+                guard let date = NSCValueDecoding.expirationDate(text) else {
+                    throw error(element, "Invalid expiration date in pin-set: \(text) (expected yyyy-MM-dd)")
+                }
+                expiration = date
+            }
+            var pins: [PublicKeyPin] = []
+            for child in element.children where child.name == "pin" {
+                let pin = try self.pin(child)
+                if !pins.contains(pin) { pins.append(pin) }
+            }
+            return NetworkSecurityConfig.PinSet(pins: pins, expiration: expiration)
+        }
+
+        /// `parsePin`: the digest algorithm, then the text, trimmed and decoded with Android's Base64, 32 bytes.
+        func pin(_ element: XMLElement) throws(ConfigurationError) -> PublicKeyPin {
+            guard element.children.isEmpty else { throw error(element, "pin contains additional elements") }
+            let algorithm = element.attribute("digest")?.value
+            // Pin.isSupportedDigestAlgorithm: "SHA-256".equalsIgnoreCase(algorithm)
+            guard algorithm?.lowercased() == "sha-256" else {
+                throw error(element, "Unsupported pin digest algorithm: \(algorithm ?? "null")")
+            }
+            let text = NSCValueDecoding.javaTrim(element.text)
+            guard !text.isEmpty else { throw error(element, "Missing pin digest") }
+            // A pin copied with OkHttp's prefix: "sha256/" is base64 too, so it decodes into the wrong bytes.
+            let hint = text.hasPrefix("sha256/") ? " (write the base64 alone, without sha256/)" : ""
+            guard let hash = NSCValueDecoding.androidBase64(text) else {
+                throw error(element, "Invalid pin digest: \(text) is not base64\(hint)")
+            }
+            guard hash.count == 32 else {
+                throw error(element, "digest length \(hash.count) does not match expected length for SHA-256 of 32"
+                    + hint)
+            }
+            return PublicKeyPin(hash: hash, source: PinSource(.configuration(path: path, line: element.line,
+                                                                            keyPath: "<pin>")))
+        }
+    }
+
+    /// The `res/` folder of a file in `res/xml/`, however the path is written (`network_security_config.xml` run
+    /// from inside `res/xml/` included).
+    static func resourcesFolder(of path: String) -> String {
+        let folder = Path.parent(of: path)
+        let last = Path.lastComponent(of: folder)
+        return last == "." || last == ".." ? Path.join(folder, "..") : Path.parent(of: folder)
+    }
+}

@@ -1,0 +1,159 @@
+/// The arguments of one `add(pattern: String, vararg pins: String)` call, each a string literal at its place.
+///
+/// Read: a literal; Kotlin's named arguments (`pattern =`, `pins =`), trailing comma and spread of an array of
+/// literals (`*arrayOf("…")`, `*arrayOf<String>(…)`, `*listOf(…).toTypedArray()`); Java's `new String[] {"…"}`.
+/// Anything else (a constant, `BuildConfig.X`, a template `"sha256/$HASH"`, a concatenation, a call) is unresolved:
+/// its value is not in the file, and guessing it would judge an app by pins it may not have, so reading stops there.
+struct OkHttpAddArguments {
+    struct Literal: Sendable {
+        let value: String
+        let line: Int
+        let column: Int
+    }
+
+    let pattern: Literal
+    let pins: [Literal]
+
+    /// The arguments of the call whose `add` token is at `index` (its `(` follows).
+    static func read(callAt index: Int, tokens: [OkHttpSourceToken], source: [UInt8], path: String)
+        throws(ConfigurationError) -> OkHttpAddArguments
+    {
+        let reader = Reader(tokens: tokens, source: source, path: path)
+        let open = index + 1
+        guard let close = OkHttpBuilderCalls.closing(open, in: tokens) else {
+            throw reader.error(at: open, "this call to add is never closed")
+        }
+        var pattern: Literal?
+        var pins: [Literal] = []
+        var positional = 0
+        for argument in try reader.split((open + 1)..<close) {
+            var value = argument
+            var name: String?
+            if let label = tokens[safe: argument.lowerBound]?.identifier, argument.count > 2,
+               tokens[argument.lowerBound + 1].isPunctuation("="), !tokens[argument.lowerBound + 2].isPunctuation("=") {
+                name = label
+                value = (argument.lowerBound + 2)..<argument.upperBound
+            }
+            switch name ?? (positional == 0 ? "pattern" : "pins") {
+            case "pattern" where pattern == nil:
+                pattern = try reader.literal(value, role: "pattern")
+            case "pins":
+                pins += try reader.pins(value)
+            default:
+                let problem = name == nil || name == "pattern"
+                    ? "add(…) is given its pattern twice" : "add(…) has no argument named \(name ?? "")"
+                throw reader.error(at: argument.lowerBound,
+                                   problem + ": it takes (pattern: String, vararg pins: String)")
+            }
+            if name == nil { positional += 1 }
+        }
+        guard let pattern else { throw reader.error(at: index, "this add(…) gives no pattern") }
+        return OkHttpAddArguments(pattern: pattern, pins: pins)
+    }
+
+    private struct Reader {
+        let tokens: [OkHttpSourceToken]
+        let source: [UInt8]
+        let path: String
+
+        func error(at index: Int, _ message: String) -> ConfigurationError {
+            let token = tokens[safe: index] ?? tokens[tokens.count - 1]
+            return ConfigurationError(file: path, line: token.line, column: token.column, message: message)
+        }
+
+        private func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            tokens[safe: index]?.isPunctuation(character) ?? false
+        }
+
+        /// The top-level comma-separated parts of `range`; a trailing comma ends the list (Kotlin allows one).
+        func split(_ range: Range<Int>) throws(ConfigurationError) -> [Range<Int>] {
+            var parts: [Range<Int>] = []
+            var depth = 0
+            var start = range.lowerBound
+            for index in range {
+                guard case .punctuation(let character) = tokens[index].kind else { continue }
+                switch character {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                case UInt8(ascii: ",") where depth == 0:
+                    guard start < index else { throw error(at: index, "an empty argument before this comma") }
+                    parts.append(start..<index)
+                    start = index + 1
+                default: break
+                }
+            }
+            if start < range.upperBound { parts.append(start..<range.upperBound) }
+            return parts
+        }
+
+        /// One string literal, or an unresolved argument.
+        func literal(_ range: Range<Int>, role: String) throws(ConfigurationError) -> Literal {
+            guard range.count == 1, case .string(let value, nil) = tokens[range.lowerBound].kind else {
+                throw unresolved(range, role: role)
+            }
+            let token = tokens[range.lowerBound]
+            return Literal(value: value, line: token.line, column: token.column)
+        }
+
+        /// The pins of one vararg argument: a literal, or a spread or Java array of literals.
+        func pins(_ argument: Range<Int>) throws(ConfigurationError) -> [Literal] {
+            var range = argument
+            if isPunctuation(range.lowerBound, "*") { range = (range.lowerBound + 1)..<range.upperBound }
+            guard let elements = try arrayElements(range) else { return [try literal(range, role: "pin")] }
+            var pins: [Literal] = []
+            for element in elements { pins.append(try literal(element, role: "pin")) }
+            return pins
+        }
+
+        /// The elements of `arrayOf(…)`, `arrayOf<String>(…)`, `listOf(…).toTypedArray()` or `new String[] {…}` filling
+        /// all of `range`; nil for anything else.
+        private func arrayElements(_ range: Range<Int>) throws(ConfigurationError) -> [Range<Int>]? {
+            var open = range.lowerBound + 1
+            let name = tokens[safe: range.lowerBound]?.identifier
+            if name == "new", tokens[safe: open]?.identifier == "String", isPunctuation(open + 1, "["),
+               isPunctuation(open + 2, "]"), isPunctuation(open + 3, "{") {
+                open += 3
+            } else if name == "arrayOf" || name == "listOf" {
+                if isPunctuation(open, "<"), tokens[safe: open + 1]?.identifier == "String",
+                   isPunctuation(open + 2, ">") {
+                    open += 3
+                }
+                guard isPunctuation(open, "(") else { return nil }
+            } else {
+                return nil
+            }
+            guard let close = OkHttpBuilderCalls.closing(open, in: tokens) else { return nil }
+            let end = name == "listOf" && tokens[safe: close + 2]?.identifier == "toTypedArray"
+                && isPunctuation(close + 1, ".") && isPunctuation(close + 3, "(") && isPunctuation(close + 4, ")")
+                ? close + 5 : close + 1
+            guard end == range.upperBound, name != "listOf" || end == close + 5 else { return nil }
+            return try split((open + 1)..<close)
+        }
+
+        private func unresolved(_ range: Range<Int>, role: String) -> ConfigurationError {
+            guard !range.isEmpty else { return error(at: range.lowerBound, "an empty \(role) argument") }
+            let slice = tokens[range]
+            let kind: String
+            if let dynamic = slice.lazy.compactMap({ token -> String? in
+                if case .string(_, let dynamic?) = token.kind { return dynamic }
+                return nil
+            }).first {
+                kind = dynamic
+            } else if slice.contains(where: { $0.isPunctuation("+") }) {
+                kind = "a concatenation"
+            } else if slice.allSatisfy({ $0.identifier != nil || $0.isPunctuation(".") }) {
+                kind = "a name: a constant, a variable or a BuildConfig field"
+            } else {
+                kind = "an expression"
+            }
+            let start = tokens[range.lowerBound].range.lowerBound
+            let bytes = source[start..<tokens[range.upperBound - 1].range.upperBound]
+            let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
+            let text = words.count > 60 ? String(words.prefix(57)) + "…" : words
+            return error(at: range.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads only the string "
+                + "literals given to add(…), follows no name and runs no code, and stops rather than guess; write the "
+                + "literal there, or give the app's pins inline in pinctl.yaml")
+        }
+    }
+}

@@ -1,0 +1,204 @@
+/// Finds the `add(…)` calls made on a `CertificatePinner.Builder` in a file's tokens, in file order.
+///
+/// A builder is `CertificatePinner.Builder()`: qualified or not, after `new` in Java; `Builder()` alone or an alias
+/// when an import names `CertificatePinner.Builder`; through an alias of `CertificatePinner`. Its calls are:
+/// - the chain after it: `.add(…)`, `.apply { add(…) }`, up to `.build()`;
+/// - the calls on a variable that holds one: `val b = CertificatePinner.Builder()` (a chain not ending in `.build()`),
+///   or any declaration typed `CertificatePinner.Builder` (a parameter, a field); `b.add(…)` chains, `b.apply { }`,
+///   `with(b) { }`.
+/// What this cannot see (a builder passed elsewhere and added to there, `also { it.add() }`, reflection) is not read;
+/// a builder made here and neither built nor kept in a variable is named in a note.
+struct OkHttpBuilderCalls {
+    private let tokens: [OkHttpSourceToken]
+    private let path: String
+    /// `CertificatePinner` and its import aliases.
+    private var pinnerNames: Set<String> = ["CertificatePinner"]
+    /// Names that make a builder alone: `Builder` after `import okhttp3.CertificatePinner.Builder`, or its alias.
+    private var builderNames: Set<String> = []
+    private var builderVariables: Set<String> = []
+    /// The index of each call's `add` token.
+    private var calls: Set<Int> = []
+    private(set) var builders: [Int] = []
+    private(set) var notes: [String] = []
+
+    /// The token index of every `add` whose `(` follows it, in file order, and the lines of the builders made.
+    static func find(_ tokens: [OkHttpSourceToken], path: String) throws(ConfigurationError)
+        -> (calls: [Int], builderLines: [Int], variables: [String], notes: [String])
+    {
+        var finder = OkHttpBuilderCalls(tokens: tokens, path: path)
+        finder.readImports()
+        try finder.readConstructions()
+        finder.readTypedDeclarations()
+        try finder.readVariableUses()
+        return (finder.calls.sorted(), finder.builders.map { tokens[$0].line }, finder.builderVariables.sorted(),
+                finder.notes)
+    }
+
+    private init(tokens: [OkHttpSourceToken], path: String) {
+        self.tokens = tokens
+        self.path = path
+    }
+
+    private func identifier(_ index: Int) -> String? { tokens[safe: index]?.identifier }
+
+    private func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+        tokens[safe: index]?.isPunctuation(character) ?? false
+    }
+
+    /// `import a.b.CertificatePinner.Builder [as X]` and `import a.b.CertificatePinner as X` (Kotlin aliases).
+    private mutating func readImports() {
+        for index in tokens.indices where identifier(index) == "import" && identifier(index + 1) != "static" {
+            var path: [String] = []
+            var next = index + 1
+            while let name = identifier(next) {
+                path.append(name)
+                guard isPunctuation(next + 1, "."), identifier(next + 2) != nil else { break }
+                next += 2
+            }
+            let alias = identifier(next + 1) == "as" ? identifier(next + 2) : nil
+            if path.suffix(2) == ["CertificatePinner", "Builder"] {
+                builderNames.insert(alias ?? "Builder")
+            } else if path.last == "CertificatePinner", let alias {
+                pinnerNames.insert(alias)
+            }
+        }
+    }
+
+    /// The index after a builder's construction starting at `index`, or nil.
+    private func construction(at index: Int) -> Int? {
+        guard let name = identifier(index) else { return nil }
+        if pinnerNames.contains(name), isPunctuation(index + 1, "."), identifier(index + 2) == "Builder",
+           isPunctuation(index + 3, "("), isPunctuation(index + 4, ")") {
+            return index + 5
+        }
+        if builderNames.contains(name), !isPunctuation(index - 1, "."), isPunctuation(index + 1, "("),
+           isPunctuation(index + 2, ")") {
+            return index + 3
+        }
+        return nil
+    }
+
+    /// The index after a builder type (`CertificatePinner.Builder`, an imported `Builder`) starting at `index`.
+    private func builderType(at index: Int) -> Int? {
+        guard let name = identifier(index) else { return nil }
+        if pinnerNames.contains(name), isPunctuation(index + 1, "."), identifier(index + 2) == "Builder",
+           !isPunctuation(index + 3, "(") {
+            return index + 3
+        }
+        if builderNames.contains(name), !isPunctuation(index - 1, "."), !isPunctuation(index + 1, "(") {
+            return index + 1
+        }
+        return nil
+    }
+
+    private mutating func readConstructions() throws(ConfigurationError) {
+        for index in tokens.indices {
+            guard let end = construction(at: index) else { continue }
+            builders.append(index)
+            guard try !chain(from: end) else { continue }
+            if let variable = assignedVariable(constructionAt: index) {
+                builderVariables.insert(variable)
+            } else {
+                notes.append("\(path):\(tokens[index].line): this CertificatePinner.Builder() is neither built here "
+                    + "nor kept in a variable: pins added to it elsewhere are not read")
+            }
+        }
+    }
+
+    /// `NAME = <construction>`: Kotlin's `val b =`, Java's `Builder b = new`, `this.b =`; not `==` and not the
+    /// type of a typed declaration (found by `readTypedDeclarations`).
+    private func assignedVariable(constructionAt index: Int) -> String? {
+        var start = index
+        while isPunctuation(start - 1, "."), identifier(start - 2) != nil { start -= 2 }
+        if identifier(start - 1) == "new" { start -= 1 }
+        guard isPunctuation(start - 1, "="), let name = identifier(start - 2), !builderNames.contains(name),
+              !isPunctuation(start - 3, ".") || identifier(start - 4) == "this"
+        else { return nil }
+        return name
+    }
+
+    /// Kotlin `name: CertificatePinner.Builder`, Java `CertificatePinner.Builder name` (parameters, fields, locals).
+    private mutating func readTypedDeclarations() {
+        for index in tokens.indices {
+            if let name = identifier(index), isPunctuation(index + 1, ":"), builderType(at: index + 2) != nil {
+                builderVariables.insert(name)
+            } else if let end = builderType(at: index), let name = identifier(end),
+                      [";", "=", ",", ")"].contains(where: { isPunctuation(end + 1, $0) }) {
+                builderVariables.insert(name)
+            }
+        }
+    }
+
+    /// `b.add(…)…`, `this.b.add(…)`, `b.apply { }` and `with(b) { }` for every builder variable.
+    private mutating func readVariableUses() throws(ConfigurationError) {
+        for index in tokens.indices {
+            guard let name = identifier(index), builderVariables.contains(name) else { continue }
+            let receiverOnly = !isPunctuation(index - 1, ".") || identifier(index - 2) == "this"
+            if receiverOnly, isPunctuation(index + 1, ".") {
+                _ = try chain(from: index + 1)
+            } else if identifier(index - 2) == "with", isPunctuation(index - 1, "("), isPunctuation(index + 1, ")"),
+                      isPunctuation(index + 2, "{") {
+                try receiverBlock(at: index + 2)
+            }
+        }
+    }
+
+    /// Follows `.add(…)`, `.apply { }` from `index`; true when the chain ends in `.build()`.
+    private mutating func chain(from start: Int) throws(ConfigurationError) -> Bool {
+        var index = start
+        while isPunctuation(index, ".") {
+            switch identifier(index + 1) {
+            case "add" where isPunctuation(index + 2, "("):
+                calls.insert(index + 1)
+                index = try closing(index + 2) + 1
+            case "apply" where isPunctuation(index + 2, "{"):
+                index = try receiverBlock(at: index + 2) + 1
+            case "build" where isPunctuation(index + 2, "(") && isPunctuation(index + 3, ")"):
+                return true
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// A lambda whose receiver is the builder: its `add(…)` and `this.add(…)` calls. Returns the `}`'s index.
+    @discardableResult
+    private mutating func receiverBlock(at open: Int) throws(ConfigurationError) -> Int {
+        let close = try closing(open)
+        for index in (open + 1)..<close where identifier(index) == "add" && isPunctuation(index + 1, "(") {
+            let onThis = isPunctuation(index - 1, ".") && identifier(index - 2) == "this"
+            let bare = !isPunctuation(index - 1, ".") && !isPunctuation(index - 1, ":")
+                && identifier(index - 1) != "fun"
+            if onThis || bare {
+                calls.insert(index)
+            }
+        }
+        return close
+    }
+
+    /// The index of the bracket closing the one at `open`.
+    private func closing(_ open: Int) throws(ConfigurationError) -> Int {
+        guard let close = Self.closing(open, in: tokens) else {
+            throw ConfigurationError(file: path, line: tokens[open].line, column: tokens[open].column,
+                                     message: "this bracket is never closed")
+        }
+        return close
+    }
+
+    /// The index of the bracket closing the one at `open`, counting (), [] and {} alike; nil when none does.
+    static func closing(_ open: Int, in tokens: [OkHttpSourceToken]) -> Int? {
+        var depth = 0
+        for index in open..<tokens.count {
+            guard case .punctuation(let character) = tokens[index].kind else { continue }
+            switch character {
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,179 @@
+/// Splits Kotlin or Java source into tokens, so that comments and the insides of strings are never mistaken for
+/// code: `// .add("a", "b")` and `"/* not a comment */"` are what they look like to the compiler.
+///
+/// It reads what the compilers read, to the depth pinctl needs: `//` and `/* */` comments (nested in Kotlin), string
+/// literals with their escapes, Kotlin raw strings and templates, Java text blocks, character literals. A file the
+/// compiler would refuse for one of these (an unterminated string or comment, an unknown escape) is refused here, at
+/// its line. Java's `\uXXXX` outside string literals (the compiler reads them anywhere) is not decoded.
+struct OkHttpSourceLexer {
+    // Not private: the string literals are read in OkHttpSourceStrings.swift.
+    let bytes: [UInt8]
+    let path: String
+    let language: OkHttpSourceLanguage
+    var index = 0
+    var line = 1
+    var lineStart = 0
+    var mark = (offset: 0, column: 1)
+    /// How deep `${…}` templates nest here: bounded, so a hostile file cannot exhaust the stack.
+    var templateDepth = 0
+
+    static func tokens(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
+        -> [OkHttpSourceToken]
+    {
+        var lexer = OkHttpSourceLexer(bytes: bytes, path: path, language: language)
+        return try lexer.all()
+    }
+
+    private init(bytes: [UInt8], path: String, language: OkHttpSourceLanguage) {
+        self.bytes = bytes
+        self.path = path
+        self.language = language
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {  // A UTF-8 byte order mark, not a column.
+            index = 3
+            lineStart = 3
+        }
+        // A script's `#!` line (.kts run directly) is no Kotlin.
+        if bytes[index...].starts(with: Array("#!".utf8)) { skipLineComment() }
+    }
+
+    /// A place in the file, for tokens and errors.
+    struct Place {
+        let offset: Int
+        let line: Int
+        let column: Int
+    }
+
+    /// Here. Columns count characters (every byte but UTF-8's continuation bytes starts one), on from the last place
+    /// asked for on this line, so a long line costs its length once, not once per token.
+    mutating func here() -> Place {
+        if mark.offset < lineStart { mark = (lineStart, 1) }
+        mark.column += bytes[mark.offset..<index].count { $0 & 0xC0 != 0x80 }
+        mark.offset = index
+        return Place(offset: index, line: line, column: mark.column)
+    }
+
+    func byte(at offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    func error(_ at: Place, _ message: String) -> ConfigurationError {
+        ConfigurationError(file: path, line: at.line, column: at.column, message: message)
+    }
+
+    private mutating func all() throws(ConfigurationError) -> [OkHttpSourceToken] {
+        var tokens: [OkHttpSourceToken] = []
+        while let current = byte(at: index) {
+            let start = here()
+            let next = byte(at: index + 1)
+            let kind: OkHttpSourceToken.Kind
+            switch current {
+            case 0x20, 0x09, 0x0C, 0x0A, 0x0D:
+                advance()
+                continue
+            case UInt8(ascii: "/") where next == UInt8(ascii: "/"):
+                skipLineComment()
+                continue
+            case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
+                try skipBlockComment()
+                continue
+            case UInt8(ascii: "\""):
+                kind = try string()
+            case UInt8(ascii: "'"):
+                try skipCharacter()
+                kind = .other
+            case UInt8(ascii: "`") where language == .kotlin:
+                kind = .identifier(try backtickName())
+            case _ where Self.startsName(current):
+                kind = .identifier(name())
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                while let digit = byte(at: index),
+                      Self.continuesName(digit) || digit == UInt8(ascii: ".") && Self.isDigit(byte(at: index + 1)) {
+                    index += 1
+                }
+                kind = .other
+            default:
+                index += 1
+                kind = .punctuation(current)
+            }
+            tokens.append(OkHttpSourceToken(kind: kind, range: start.offset..<index, line: start.line,
+                                            column: start.column))
+        }
+        return tokens
+    }
+
+    /// Moves past one byte, counting lines (LF, CR LF or a lone CR ends one).
+    mutating func advance() {
+        let current = bytes[index]
+        index += 1
+        if current == 0x0A || current == 0x0D && byte(at: index) != 0x0A {
+            line += 1
+            lineStart = index
+        }
+    }
+
+    var atLineEnd: Bool { byte(at: index).map { $0 == 0x0A || $0 == 0x0D } ?? true }
+
+    mutating func skipLineComment() {
+        while !atLineEnd { index += 1 }
+    }
+
+    /// `/* … */`; in Kotlin they nest (`/* a /* b */ c */` is one comment), in Java the first `*/` closes.
+    mutating func skipBlockComment() throws(ConfigurationError) {
+        let start = here()
+        index += 2
+        var depth = 1
+        while depth > 0 {
+            guard let current = byte(at: index) else {
+                throw error(start, "unterminated comment: the /* opened here is never closed, so the "
+                    + "\(language.name) compiler refuses the file")
+            }
+            if current == UInt8(ascii: "*"), byte(at: index + 1) == UInt8(ascii: "/") {
+                depth -= 1
+                index += 2
+            } else if language == .kotlin, current == UInt8(ascii: "/"), byte(at: index + 1) == UInt8(ascii: "*") {
+                depth += 1
+                index += 2
+            } else {
+                advance()
+            }
+        }
+    }
+
+    static func startsName(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "$") || byte >= 0x80
+    }
+
+    private static func continuesName(_ byte: UInt8) -> Bool { startsName(byte) || isDigit(byte) }
+
+    private static func isDigit(_ byte: UInt8?) -> Bool { byte.map { (0x30...0x39).contains($0) } ?? false }
+
+    mutating func name() -> String {
+        let start = index
+        while let current = byte(at: index), Self.continuesName(current) { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// Kotlin's `` `any name` ``.
+    mutating func backtickName() throws(ConfigurationError) -> String {
+        let start = here()
+        index += 1
+        let first = index
+        while byte(at: index) != UInt8(ascii: "`") {
+            guard !atLineEnd else { throw error(start, "unterminated `name`: the backtick is never closed") }
+            index += 1
+        }
+        index += 1
+        return String(decoding: bytes[first..<(index - 1)], as: UTF8.self)
+    }
+
+    /// `'x'`, `'\n'`, `'"'`: read only so that a quote inside is not taken for a string.
+    mutating func skipCharacter() throws(ConfigurationError) {
+        let start = here()
+        index += 1
+        while byte(at: index) != UInt8(ascii: "'") {
+            if byte(at: index) == UInt8(ascii: "\\") { index += 1 }
+            guard !atLineEnd else { throw error(start, "unterminated character literal") }
+            index += 1
+        }
+        index += 1
+    }
+}

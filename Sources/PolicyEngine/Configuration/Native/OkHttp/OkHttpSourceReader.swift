@@ -1,0 +1,94 @@
+import OpenSSLWrapper
+
+/// OkHttp's `CertificatePinner.Builder()` calls in Kotlin (`.kt`, `.kts`) or Java (`.java`), or a `pattern sha256/…`
+/// text list (any other file name): the pins the app adds, each checked as `Builder.add` checks it.
+///
+/// Every pattern and pin goes through `OkHttpPattern` and `OkHttpPin`, so what OkHttp throws on (the app crashes
+/// building its pinner) is a configuration error naming the file and line; each pin's source is its file and line.
+public enum OkHttpSourceReader {
+    /// One `add(pattern, pins…)` or one line of a text list, before OkHttp's checks.
+    struct Addition {
+        let pattern: OkHttpAddArguments.Literal
+        let pins: [OkHttpAddArguments.Literal]
+    }
+
+    public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
+        -> (policy: OkHttpPolicy, notes: [String])
+    {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw ConfigurationError(file: path, message: error.reason)
+        }
+        let name = Path.lastComponent(of: path)
+        let suffix = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } : nil
+        let (additions, notes): ([Addition], [String])
+        switch suffix {
+        case "kt", "kts": (additions, notes) = try source(bytes, path: path, language: .kotlin)
+        case "java": (additions, notes) = try source(bytes, path: path, language: .java)
+        default: (additions, notes) = (try OkHttpPinList.read(bytes, path: path), [])
+        }
+        let policy = OkHttpPolicy(entries: try entries(additions, path: path), hosts: hosts)
+        return (policy, notes + skipped(additions, path))
+    }
+
+    /// The `add(…)` calls of every `CertificatePinner.Builder` in a source file.
+    static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
+        -> (additions: [Addition], notes: [String])
+    {
+        let tokens = try OkHttpSourceLexer.tokens(bytes, path: path, language: language)
+        let found = try OkHttpBuilderCalls.find(tokens, path: path)
+        guard !found.builderLines.isEmpty || !found.variables.isEmpty else {
+            throw ConfigurationError(file: path, message: "no CertificatePinner.Builder() in this \(language.name) "
+                + "file: pinctl reads the pins an app adds to one")
+        }
+        var additions: [Addition] = []
+        for call in found.calls {
+            let arguments = try OkHttpAddArguments.read(callAt: call, tokens: tokens, source: bytes, path: path)
+            additions.append(Addition(pattern: arguments.pattern, pins: arguments.pins))
+        }
+        var notes = found.notes
+        if found.builderLines.count > 1 {
+            notes.append("\(path): \(found.builderLines.count) CertificatePinner builders (lines "
+                + found.builderLines.map(String.init).joined(separator: ", ") + "): their pins are read as one policy")
+        }
+        if additions.isEmpty {
+            notes.append("\(path): no add(…) call on a CertificatePinner builder: nothing is pinned")
+        }
+        return (additions, notes)
+    }
+
+    /// `Builder.add` makes one `Pin(pattern, pin)` per pin, checking the pattern, then the pin.
+    static func entries(_ additions: [Addition], path: String) throws(ConfigurationError) -> [OkHttpPolicy.Entry] {
+        var entries: [OkHttpPolicy.Entry] = []
+        for addition in additions where !addition.pins.isEmpty {
+            let written = addition.pattern
+            let pattern: OkHttpPattern
+            do {
+                pattern = try OkHttpPattern(written.value)
+            } catch {
+                throw ConfigurationError(file: path, line: written.line, column: written.column,
+                                         message: "the pattern \(written.value): \(error.explanation)")
+            }
+            for pin in addition.pins {
+                do {
+                    let source = PinSource(.file(path: path, line: pin.line, entry: nil))
+                    let parsed = try OkHttpPin.parse(pin.value, source: source)
+                    entries.append(OkHttpPolicy.Entry(pattern: pattern, pin: parsed))
+                } catch {
+                    throw ConfigurationError(file: path, line: pin.line, column: pin.column,
+                                             message: "the pin: \(error.explanation)")
+                }
+            }
+        }
+        return entries
+    }
+
+    /// `add("pattern")` with no pin adds nothing, and OkHttp checks no pattern then (`for (pin in pins)`).
+    private static func skipped(_ additions: [Addition], _ path: String) -> [String] {
+        additions.filter(\.pins.isEmpty).map {
+            "\(path):\($0.pattern.line): add(\"\($0.pattern.value)\") names no pin, so OkHttp adds nothing for it"
+        }
+    }
+}

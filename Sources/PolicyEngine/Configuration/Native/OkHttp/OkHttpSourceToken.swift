@@ -1,0 +1,44 @@
+/// A token of Kotlin or Java source, as much as finding `CertificatePinner.Builder().add(…)` calls needs: names,
+/// string literals with their value, single punctuation characters; numbers and character literals only as `other`.
+struct OkHttpSourceToken: Sendable {
+    enum Kind: Sendable, Equatable {
+        case identifier(String)
+        /// A string literal's value once its escapes are read; `dynamic` says why the value is not known from the
+        /// file alone (a template `$HASH`, a Java text block), nil for a constant.
+        case string(value: String, dynamic: String?)
+        /// One ASCII character: `.`, `(`, `,`, `=`, `*`, … (`==` is two of them).
+        case punctuation(UInt8)
+        case other
+    }
+
+    let kind: Kind
+    /// The byte offsets of the token in the file.
+    let range: Range<Int>
+    let line: Int
+    /// In characters (Unicode scalars) from 1.
+    let column: Int
+
+    func isPunctuation(_ character: Unicode.Scalar) -> Bool { kind == .punctuation(UInt8(ascii: character)) }
+
+    func isIdentifier(_ name: String) -> Bool { kind == .identifier(name) }
+
+    var identifier: String? {
+        if case .identifier(let name) = kind { return name }
+        return nil
+    }
+}
+
+/// The two languages a `CertificatePinner` is written in; they differ in comments, strings and escapes.
+enum OkHttpSourceLanguage: Sendable {
+    /// `.kt`, `.kts`: nested block comments, raw strings `"""…"""` and templates `$name`, `${…}`.
+    case kotlin
+    /// `.java`: block comments do not nest; text blocks `"""…"""`; octal escapes.
+    case java
+
+    var name: String { self == .kotlin ? "Kotlin" : "Java" }
+}
+
+extension Array where Element == OkHttpSourceToken {
+    /// The token at `index`, nil past either end: lookahead and lookbehind never trap.
+    subscript(safe index: Int) -> OkHttpSourceToken? { indices.contains(index) ? self[index] : nil }
+}

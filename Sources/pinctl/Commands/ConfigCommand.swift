@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Read and write the pinning configurations apps ship.",
+        discussion: """
+            import turns a file an app ships (TrustKit's Info.plist, Android's network_security_config.xml, OkHttp's \\
+            CertificatePinner in Kotlin or Java, a .cer bundle) into an app entry for pinctl.yaml; export writes an \\
+            app of pinctl.yaml in any library's native form, so one policy file feeds every platform.
+            """,
+        subcommands: [ConfigImportCommand.self, ConfigExportCommand.self]
+    )
+}
+
+extension Library {
+    /// `trustkit`, … as the option values list them.
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+struct ConfigImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Print the pinctl.yaml app entry for a configuration file an app ships.",
+        discussion: """
+            The entry is indented as an item of the apps: list, to append to pinctl.yaml. TrustKit and OkHttp \\
+            configurations become inline policies; Android's XML and .cer bundles are referenced with config:.
+
+            Examples:
+              pinctl config import ios/Info.plist --library trustkit --name ios-app >> pinctl.yaml
+              pinctl config import app/src/main/res/xml/network_security_config.xml --library nsc
+              pinctl config import Net/Pinning.kt --library okhttp --name android-sdk
+              pinctl config import Resources/Certificates --library alamofire --host api.example.com
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The file (or, for a .cer bundle, the directory) the app ships.", valueName: "file"))
+    var file: String
+
+    @Option(help: "The library whose configuration the file is.")
+    var library: Library
+
+    @Option(help: ArgumentHelp("The app's name in pinctl.yaml (default: the file's name).", valueName: "name"))
+    var name: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp(
+        "A host the app talks to; repeatable (alamofire bundles need them).", valueName: "host"))
+    var hosts: [String] = []
+
+    @Option(help: "afnetworking bundles: the pinning mode they are used with (certificate or publickey).")
+    var mode: PinningMode = .publicKey
+
+    @Flag(help: "alamofire bundles: the certificates pin keys (PublicKeysTrustEvaluator).")
+    var publicKeys = false
+
+    @Flag(help: "nsc: a debuggable build, whose debug-overrides apply.")
+    var debuggable = false
+
+    @Flag(help: "Say which keys and files were ignored.")
+    var verbose = false
+
+    func validate() throws {
+        for host in hosts {
+            if let problem = DomainName.syntaxError(host) { throw ValidationError("--host \(host): \(problem)") }
+        }
+        guard mode != .none else { throw ValidationError("--mode none pins nothing: certificate or publickey") }
+    }
+
+    func run() throws {
+        var settings = NativeConfiguration.Settings(hosts: hosts)
+        settings.debuggable = debuggable
+        settings.mode = mode
+        settings.publicKeys = publicKeys
+        let reading: NativeConfiguration.Reading
+        do {
+            reading = try NativeConfiguration.read(file, library: library, settings: settings)
+        } catch {
+            Terminal.error(error.description)
+            try ExitStatus.inputError.exit()
+        }
+        if verbose { reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
+        let content: AppEntryWriter.Content
+        switch library {
+        // An empty TSKConfiguration (TrustKit inert) has no inline form: an inline policy needs a pinned domain.
+        case .trustkit where (reading.policy as? TrustKitPolicy)?.domains.isEmpty == true:
+            content = .config(path: file, library: library, settings: settings)
+        case .trustkit, .okhttp: content = .inline(reading.policy)
+        default: content = .config(path: file, library: library, settings: settings)
+        }
+        let appName = name ?? Path.lastComponent(of: file).split(separator: ".").first.map(String.init) ?? "app"
+        do {
+            print(try AppEntryWriter.entry(name: appName, library: library, hosts: hosts, content: content),
+                  terminator: "")
+        } catch {
+            Terminal.error("\(error)")
+            try ExitStatus.inputError.exit()
+        }
+    }
+}
+
+struct ConfigExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write an app of pinctl.yaml in a library's native form.",
+        discussion: """
+            Forms: trustkit plist (an Info.plist fragment, the default) or json; nsc xml; okhttp kotlin (the default), \\
+            java or text; afnetworking and alamofire bundle (a directory of .cer files, --out required). What the \\
+            target cannot express is refused, unless --lossy: then the output says what was dropped. Nothing is \\
+            overwritten without --force.
+
+            Examples:
+              pinctl config export --config pinctl.yaml --app ios-trustkit --to nsc --out res/xml/nsc.xml
+              pinctl config export --config pinctl.yaml --app ios-trustkit --to okhttp
+              pinctl config export --config pinctl.yaml --app android --to trustkit --format json
+              pinctl config export --config pinctl.yaml --app ios-afn --to alamofire --out Resources/Pins
+            """
+    )
+
+    @Option(help: ArgumentHelp("The policy file.", valueName: "file"))
+    var config: String
+
+    @Option(help: ArgumentHelp("The app to export.", valueName: "name"))
+    var app: String
+
+    @Option(help: "The library whose native form to write.")
+    var to: Library
+
+    @Option(help: ArgumentHelp("The form: plist, json, xml, kotlin, java, text or bundle (default: the library's usual one).",
+                               valueName: "form"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Where to write (a file, or a directory for a bundle); default: standard output.",
+                               valueName: "path"))
+    var out: String?
+
+    @Flag(help: "Overwrite what exists at --out.")
+    var force = false
+
+    @Flag(help: "Write what the target can express and say in the output what was dropped.")
+    var lossy = false
+
+    func validate() throws {
+        let forms = NativeExport.Format.forms(of: to)
+        if let format, !forms.map(\.rawValue).contains(format) {
+            throw ValidationError("--format \(format): \(to.rawValue) is written as \(forms.map(\.rawValue).joined(separator: " or "))")
+        }
+    }
+
+    func run() throws {
+        let form = format.flatMap(NativeExport.Format.init(rawValue:)) ?? NativeExport.Format.forms(of: to)[0]
+        do throws(InputError) {
+            let file: PolicyFile
+            do {
+                file = try PolicyFile.load(config)
+            } catch {
+                throw InputError(error.description)
+            }
+            guard let entry = file.apps.first(where: { $0.name == app }) else {
+                throw InputError("\(config) has no app named \(app) (it has \(file.apps.map(\.name).joined(separator: ", ")))")
+            }
+            var losses = ExportLosses()
+            let output: NativeExport.Output
+            do {
+                output = try NativeExport.write(entry.policy, as: form, losses: &losses)
+            } catch {
+                throw InputError("\(app) cannot be written for \(to.rawValue): \(error.description)")
+            }
+            if !losses.isEmpty {
+                guard lossy else {
+                    throw InputError("\(to.rawValue) cannot express what \(app) holds: "
+                        + losses.items.joined(separator: "; ") + " (give --lossy to write the rest)")
+                }
+                losses.items.forEach { Terminal.warning("dropped: \($0)") }
+            }
+            switch output {
+            case .file(let bytes):
+                if let out {
+                    try OutputFile(path: out).write(bytes, force: force)
+                } else {
+                    FileHandle.standardOutput.write(Data(bytes))
+                }
+            case .directory(var files):
+                guard let out else { throw InputError("a \(form.rawValue) is a directory: give --out DIR") }
+                if !losses.isEmpty {
+                    files.append(("DROPPED.txt", Array(("Written by pinctl config export; not expressible as a "
+                        + "bundle, dropped:\n" + losses.items.map { "- \($0)\n" }.joined()).utf8)))
+                }
+                try OutputDirectory(path: out).write(files, force: force)
+            }
+        } catch {
+            Terminal.error(error.description)
+            try ExitStatus.inputError.exit()
+        }
+    }
+}

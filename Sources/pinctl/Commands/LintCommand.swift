@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import OpenSSLWrapper
+import PolicyEngine
+
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Which pin carries the load today, and what the next rotation does to each app.",
+        discussion: """
+            For every app and host: which certificate of today's built chain each pin matches, the forecast for \\
+            four events (renew-leaf, rekey-leaf, new-intermediate, new-ca: survives, needs-backup or breaks), the \\
+            date the first break is due, and findings with what to do. Exit 1 on any error finding.
+
+            Examples:
+              pinctl lint --config pinctl.yaml
+              pinctl lint --config pinctl.yaml --chain next-chain.pem --host api.example.com
+              pinctl lint api.example.com --mode publickey --pins pins/ --horizon 90
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("host, host:port, [v6addr]:port or https:// URL (default: the policy file's targets).",
+                           valueName: "target"),
+        transform: Target.init(argument:))
+    var targets: [Target] = []
+
+    @Option(name: .customLong("chain"), help: ArgumentHelp(
+        "Certificate files instead of live targets: PEM or DER, leaf first; repeatable.", valueName: "file"))
+    var chainFiles: [String] = []
+
+    @Option(help: ArgumentHelp("With --chain: the host the chain is for.", valueName: "name"))
+    var host: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Warn about pins and pin sets that expire within this many days.", valueName: "days"))
+    var horizon: Int = 400
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
+    @OptionGroup(title: "Output") var output: OutputOptions
+
+    func validate() throws {
+        guard horizon >= 0 else { throw ValidationError("--horizon \(horizon): must be 0 or more") }
+        guard targets.isEmpty || chainFiles.isEmpty else { throw ValidationError("give targets or --chain, not both") }
+        if !chainFiles.isEmpty, host == nil { throw ValidationError("--chain needs --host: the host the chain is for") }
+        if let host, let problem = DomainName.syntaxError(host) { throw ValidationError("--host \(host): \(problem)") }
+        if chainFiles.isEmpty, targets.isEmpty, policyOptions.config == nil {
+            throw ValidationError("missing target: give targets, --chain FILE --host NAME, or --config FILE")
+        }
+    }
+
+    func run() throws {
+        let reporter = LintReporter(output: output)
+        var statuses: [ExitStatus] = []
+        do throws(InputError) {
+            let judge = try Judge(policyOptions)
+            if !chainFiles.isEmpty {
+                let presented = try ChainFiles.certificates(chainFiles)
+                statuses.append(lint(judge.judge(target: chainFiles.joined(separator: ","), domain: host,
+                                                 presented: presented, tls: nil), reporter))
+            } else {
+                let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
+                guard !targets.isEmpty else { throw InputError("the policy file lists no targets: give them") }
+                for target in targets {
+                    let domain = connection.domain(for: target)
+                    do {
+                        let result = try connection.handshake(with: target)
+                        statuses.append(lint(judge.judge(target: target.description, domain: domain,
+                                                         presented: result.presented, tls: TLSInfo(result)), reporter))
+                    } catch {
+                        Terminal.error(error.message)
+                        statuses.append(.connectionFailure)
+                    }
+                }
+            }
+        } catch {
+            Terminal.error(error.description)
+            statuses.append(.inputError)
+        }
+        reporter.finish()
+        let status = ExitStatus.combined(statuses)
+        if status != .trusted { try status.exit() }
+    }
+
+    private func lint(_ judgement: Judge.Judgement, _ reporter: LintReporter) -> ExitStatus {
+        switch judgement {
+        case .inputError(let message), .uncovered(let message):
+            Terminal.error(message)
+            return .inputError
+        case .reports(let reports):
+            var status = ExitStatus.trusted
+            for report in reports {
+                let result = LintResult(policy: report.policy, host: report.domain, evaluation: report.evaluation,
+                                        horizonDays: horizon)
+                reporter.emit(LintReport(report: report, result: result))
+                if result.hasError { status = .rejected }
+            }
+            return status
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Exporter
+import Foundation
+import Logging
+import OpenSSLWrapper
+import PolicyEngine
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a Prometheus exporter that checks targets by a policy file's apps as Prometheus scrapes them.",
+        discussion: """
+            GET /probe?target=HOST:PORT[&app=NAME][&servername=NAME] connects to the target now and answers \
+            probe_success, probe_duration_seconds, probe_ssl_earliest_cert_expiry (the blackbox exporter's names) \
+            and pinctl_probe_success{app}, pinctl_verdict{app,reason}, pinctl_certificate_not_after_seconds; \
+            servername is the SNI name and the domain judged (default: the target's host). GET /metrics gives the \
+            exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
+            may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
+            that does not load leaves the old one in use); SIGTERM lets the probes under way finish and exits 0.
+
+            Examples:
+              pinctl serve --config pinctl.yaml --listen 127.0.0.1:9489
+              pinctl serve --config pinctl.yaml --listen '[::1]:9489' --timeout 5
+            """
+    )
+
+    @Option(help: ArgumentHelp("The policy file (pinctl.yaml) whose apps judge every probe.", valueName: "file"))
+    var config: String
+
+    @Option(help: ArgumentHelp("Where to listen: ADDR:PORT or [IPv6]:PORT (port 0: any free one, logged).",
+                               valueName: "addr:port"))
+    var listen: String
+
+    @Flag(help: ArgumentHelp(
+        "Probe any host:port, not only the policy file's targets.",
+        discussion: "Warning: anyone who can reach the exporter can then make it connect anywhere (SSRF)."))
+    var allowAnyTarget = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Probes that may run at once; more are answered 503.", valueName: "n"))
+    var maxProbes: Int = 64
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Seconds for resolution, connect and handshake of one probe; Prometheus's scrape timeout caps it.",
+        valueName: "seconds"))
+    var timeout: Double = 10
+
+    @OptionGroup var anchors: AnchorOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Warn about certificates expiring within this many days.", valueName: "days"))
+    var warnDays: Int = 30
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (logs go to stderr).",
+                               valueName: "level"))
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (1...1024).contains(maxProbes) else {
+            throw ValidationError("--max-probes \(maxProbes): must be from 1 to 1024")
+        }
+        guard timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout \(timeout): must be more than 0 and at most 3600 seconds")
+        }
+        guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or "
+                + "critical")
+        }
+        _ = try ListenAddress(listen)
+    }
+
+    func run() throws {
+        let address = try ListenAddress(listen)
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "pinctl.serve")
+        if allowAnyTarget {
+            logger.warning("--allow-any-target: whoever reaches this exporter can make it connect to any host and port")
+        }
+        let anchors = self.anchors
+        let settings = ExporterSettings(
+            configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
+            maxProbes: maxProbes, timeout: timeout, fixedTime: self.anchors.at == nil ? nil : self.anchors.time,
+            warnDays: warnDays,
+            trustStore: { caFiles, caPaths in try anchors.trustStore(fallback: (caFiles, caPaths)) })
+        let outcome = AsyncBridge.wait { () async throws(Exporter.StartError) in
+            try await Exporter.run(settings, logger: logger)
+        }
+        if case .failure(let error) = outcome {
+            Terminal.printError("pinctl serve: \(error.description)")
+            try ExitStatus.inputError.exit()
+        }
+    }
+}
+
+/// `--listen`: HOST:PORT or [IPv6]:PORT.
+struct ListenAddress {
+    let host: String
+    let port: Int
+
+    init(_ text: String) throws(ValidationError) {
+        let hostPart: Substring
+        let portPart: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            hostPart = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw ValidationError("--listen \(text): expected [IPv6]:PORT") }
+            portPart = rest.dropFirst()
+        } else if let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") {
+            hostPart = text[..<colon]
+            portPart = text[text.index(after: colon)...]
+        } else {
+            throw ValidationError("--listen \(text): expected ADDR:PORT or [IPv6]:PORT, e.g. 127.0.0.1:9489")
+        }
+        guard !hostPart.isEmpty else {
+            throw ValidationError("--listen \(text): give the address to listen on (0.0.0.0 for every IPv4 one)")
+        }
+        guard let port = Int(portPart), (0...65535).contains(port) else {
+            throw ValidationError("--listen \(text): port '\(portPart)' is not a number from 0 to 65535")
+        }
+        host = String(hostPart)
+        self.port = port
+    }
+}
+
+/// Runs async work from the synchronous command line and waits for it: every other command is synchronous.
+enum AsyncBridge {
+    static func wait<Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Void)
+        -> Result<Void, Failure>
+    {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<Failure>()
+        Task.detached {
+            do throws(Failure) {
+                try await work()
+                box.result = .success(())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return box.result
+    }
+
+    // @unchecked Sendable: written once by the task before it signals, read after the wait.
+    private final class ResultBox<Failure: Error>: @unchecked Sendable {
+        var result: Result<Void, Failure> = .success(())
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// End-to-end: the built `pinctl verify --library nsc`, run from the repository root on the app configuration in
+/// Tests/Fixtures/nsc/res/xml/ (its @raw anchors in res/raw/), its verdicts, output and exit codes.
+@Suite struct NSCCommandTests {
+    static let config = NSCFixtures.relativeConfig("network_security_config.xml")
+
+    /// `pinctl verify --library nsc` on a chain from certs/libraries/, root-ca.pem standing for the system CAs.
+    func verify(_ chain: String, host: String = "api.example.com", config: String = Self.config,
+                _ extra: [String] = []) throws -> PinctlProcess.Result {
+        try PinctlProcess.run(
+            ["verify", "--library", "nsc", "--nsc-config", config, "--chain", "certs/libraries/" + chain,
+             "--host", host, "--ca-file", "certs/libraries/root-ca.pem", "--at", TestTime.nowText] + extra,
+            in: Certs.root)
+    }
+
+    @Test func chainWithThePinnedIntermediateIsTrustedNamingThePin() throws {
+        let result = try verify("leaf-chain.pem")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("TRUSTED"), "\(result)")
+        #expect(result.stdout.contains("pin \(Self.config):21 (<pin>) matched certificate #1"), "\(result)")
+    }
+
+    @Test func chainWhoseKeysAreNotPinnedIsRejectedListingThePins() throws {
+        let result = try verify("leaf-other-intermediate-chain.pem")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("REJECTED"), "\(result)")
+        #expect(result.stdout.contains("public key not pinned"), "\(result)")
+        #expect(result.stdout.contains("sha256/oR0YS+nlcdJKCYSrvB9MfmDkX/JEKCYJEUNWHKs89zc= (\(Self.config):22"),
+                "\(result)")
+    }
+
+    @Test func debuggableBuildTrustsTheDebugCAAndBypassesThePins() throws {
+        let release = try verify("leaf-other-root-chain.pem")
+        #expect(release.status == 1, "\(release)")
+        #expect(release.stdout.contains("untrusted chain"), "\(release)")
+
+        let debuggable = try verify("leaf-other-root-chain.pem", ["--debuggable"])
+        #expect(debuggable.status == 0, "\(debuggable)")
+        #expect(debuggable.stderr.contains("comes from @raw/debug_ca, which has overridePins=\"true\": pins are "
+            + "bypassed"), "\(debuggable)")
+        #expect(debuggable.stderr.contains("user CAs"), "\(debuggable)")
+
+        let json = try LiveRun.object(
+            try verify("leaf-other-root-chain.pem", ["--debuggable", "--format", "json"]).stdout)
+        #expect(json["verdict"] as? String == "trusted")
+        #expect((json["trust"] as? [String: Any])?["basis"] as? String == "failed-open")
+        #expect((json["policy"] as? [String: Any])?["debuggable"] as? Bool == true)
+    }
+
+    @Test func brokenXMLIsAnInputErrorNamingFileAndLine() throws {
+        let broken = NSCFixtures.relativeConfig("bad_not_xml.xml")
+        let result = try verify("leaf-chain.pem", config: broken)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("\(broken):6: not XML: Opening and ending tag mismatch"), "\(result)")
+    }
+
+    @Test func configAndroidRefusesIsAnInputErrorNamingFileLineAndAndroidsWords() throws {
+        let duplicate = NSCFixtures.relativeConfig("bad_duplicate_domain.xml")
+        let result = try verify("leaf-chain.pem", config: duplicate)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("\(duplicate):10: <domain>: www.example.com has already been specified"),
+                "\(result)")
+    }
+
+    @Test func pinsFromTheCommandLineAreRefusedWithTheLibrary() throws {
+        for flag in [["--pins", "certs/libraries/leaf.pem"], ["--pin", "sha256/" + intermediateKey]] {
+            let result = try verify("leaf-chain.pem", flag)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("--library nsc takes its pins from --nsc-config"), "\(result)")
+        }
+    }
+
+    @Test func debuggableBelongsToTheNSCLibrary() throws {
+        let result = try PinctlProcess.run(
+            ["verify", "--chain", "certs/libraries/leaf-chain.pem", "--host", "api.example.com", "--debuggable"],
+            in: Certs.root)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("--debuggable is an option of --library nsc"), "\(result)")
+    }
+
+    @Test func trailingDotAndCapitalsInTheHostSelectTheSameConfig() throws {
+        let result = try verify("leaf-chain.pem", host: "API.Example.COM.")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("matched certificate #1"), "\(result)")
+    }
+
+    @Test func rawAnchorsAreFoundWhenTheConfigIsGivenFromInsideTheXMLFolder() throws {
+        let result = try PinctlProcess.run(
+            ["verify", "--library", "nsc", "--nsc-config", "raw_anchors.xml", "--chain",
+             LibraryCerts.path("leaf-other-root-chain.pem"), "--host", "www.example.com", "--ca-file",
+             LibraryCerts.path("root-ca.pem"), "--at", TestTime.nowText],
+            in: NSCFixtures.resources + "/xml")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("TRUSTED"), "\(result)")
+    }
+
+    @Test func policyFileDebuggableAppliesDebugOverridesToThatAppOnly() throws {
+        try TemporaryDirectory.with { directory in
+            let config = NSCFixtures.config("network_security_config.xml")
+            let file = try directory.write("pinctl.yaml", text: """
+                version: 1
+                anchors:
+                  ca-files: [\(LibraryCerts.path("root-ca.pem"))]
+                apps:
+                  - name: android-release
+                    library: nsc
+                    config: \(config)
+                  - name: android-debug
+                    library: nsc
+                    debuggable: true
+                    config: \(config)
+                """)
+            let result = try PinctlProcess.run(
+                ["verify", "--config", file, "--chain", LibraryCerts.path("leaf-other-root-chain.pem"), "--host",
+                 "api.example.com", "--at", TestTime.nowText, "--format", "json"])
+            #expect(result.status == 1, "\(result)")
+            let verdicts = try LiveRun.objects(result.stdout).reduce(into: [String: String]()) { verdicts, object in
+                verdicts[object["app"] as? String ?? "?"] = object["verdict"] as? String
+            }
+            #expect(verdicts == ["android-release": "rejected", "android-debug": "trusted"], "\(result)")
+        }
+    }
+
+    /// intermediate-ca.pem's SPKI pin, from certs/libraries/spki-pins.txt.
+    private var intermediateKey: String { LibraryCerts.bareBase64(of: "intermediate-ca.pem") }
+}

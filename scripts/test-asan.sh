@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer and LeakSanitizer, including the built pinctl that the end-to-end
+# tests run. Its own scratch path (.build-asan) keeps the instrumented build apart from the normal one.
+# Extra arguments go to `swift test`, e.g. scripts/test-asan.sh --filter CheckCommandTests
+# Leaks found inside libcrypto show only its first frames: add ASAN_OPTIONS=fast_unwind_on_malloc=0 for the whole
+# stack (much slower), or run the release binary under valgrind --leak-check=full.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+# Exported, so the test process passes them on to every pinctl it starts (PinctlProcess copies the environment).
+#   exitcode=23         a leak or memory error in pinctl must not pass for one of its exit codes (1 is "rejected")
+#   handle_sigill=1     a Swift trap gets ASan's stack trace, since the Swift backtracer is off (below)
+#   print_suppressions  off: a suppression that matches must print nothing on a stderr the tests read
+# Options already in the environment come last, so they win.
+export ASAN_OPTIONS="detect_leaks=1:exitcode=23:handle_sigill=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+suppressions="$root/scripts/lsan-suppressions.txt"
+export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# The Swift backtracer reads other threads' stacks, which ASan reports as an overflow; the backtracer then hangs,
+# and `swift test` with it.
+export SWIFT_BACKTRACE=enable=no
+
+swift test --sanitize address --scratch-path .build-asan "$@"
