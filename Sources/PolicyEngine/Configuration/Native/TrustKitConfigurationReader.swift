@@ -14,6 +14,13 @@ public enum TrustKitConfigurationReader {
         } catch {
             throw ConfigurationError(file: path, message: error.reason)
         }
+        return try read(bytes, path: path, hosts: hosts)
+    }
+
+    /// Reads `bytes` as the file at `path`, which only names it in errors and pin sources.
+    public static func read(_ bytes: [UInt8], path: String, hosts: [String]) throws(ConfigurationError)
+        -> (policy: TrustKitPolicy, notes: [String])
+    {
         let root = try document(bytes, path: path)
         var reader = TrustKitDictionaryReader(path: path)
         let (configuration, keyPath) = try locate(root, path: path)
