@@ -78,8 +78,14 @@ let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
     ("FuzzPinFile", "PolicyEngine"),
     ("FuzzTargetSyntax", "PolicyEngine"),
     ("FuzzTimestamp", "PolicyEngine"),
+    ("FuzzPolicyFile", "PolicyEngine"),
+    ("FuzzNSCXML", "PolicyEngine"),
+    ("FuzzTrustKitPlist", "PolicyEngine"),
+    ("FuzzOkHttpSource", "PolicyEngine"),
 ]
-package.targets.append(.target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper"], path: "Tests/Fuzz/FuzzSupport"))
+// FuzzSupport holds the invariants targets share, of certificates and of exported policies.
+package.targets.append(
+    .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
 package.targets += fuzzTargets.map {
     .executableTarget(name: $0.name, dependencies: ["FuzzSupport", $0.parser], path: "Tests/Fuzz/\($0.name)")
 }

@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Writes the committed seed corpus, Tests/Fuzz/corpus/<target>/, from certs/ and the openssl CLI.
+# Writes the committed seed corpus, Tests/Fuzz/corpus/<target>/, from certs/, the test fixtures and the openssl CLI.
+#   Tests/Fuzz/make-seeds.sh [TARGET...]     (no target: all of them)
 # Seeds are starting points: a few dozen small, real inputs per target, covering each accepted form and the
-# common ways to get one wrong. Re-running replaces them (the extra certificates get new keys); the corpus
-# libFuzzer grows while it runs lives under .build-fuzz/ and is never committed.
+# common ways to get one wrong. Re-running replaces a target's seeds (the extra certificates get new keys, so name
+# the targets whose seeds should change); the corpus libFuzzer grows while it runs lives under .build-fuzz/ and is
+# never committed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 certs="$root/certs"
+fixtures="$root/Tests/Fixtures"
 corpus="$root/Tests/Fuzz/corpus"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+targets=("$@")
+
+wanted() {  # TARGET: whether its seeds are to be written
+    [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" $1 "* ]]
+}
 
 fresh() {  # TARGET: an empty seed directory
     rm -rf "${corpus:?}/$1"
     mkdir -p "$corpus/$1"
     echo "$corpus/$1"
 }
+
+if wanted FuzzCertificates || wanted FuzzCertificateDER; then
 
 # Self-signed certificates of the kinds certs/ lacks, so each key type and SAN type has a seed:
 # NAME KEY-OPTIONS... (the subject and SANs are the same for all).
@@ -43,7 +53,10 @@ trusted_body() {  # PEM-FILE: the DER inside `BEGIN TRUSTED CERTIFICATE`: the ce
         | sed '1d;$d' | base64 -d
 }
 
+fi
+
 # FuzzCertificates: whole certificate files, PEM or DER.
+if wanted FuzzCertificates; then
 dir=$(fresh FuzzCertificates)
 for name in leaf root-ca intermediate-ca leaf-rsa other-root-ca cn-only wildcard self-signed expired; do
     cp "$certs/$name.pem" "$dir/$name.pem"
@@ -68,7 +81,10 @@ for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.pem" "$
 cp "$work/ed25519.der" "$dir/extra-ed25519.der"
 cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
 
+fi
+
 # FuzzCertificateDER: the DER of one certificate, optionally followed by its trust settings.
+if wanted FuzzCertificateDER; then
 dir=$(fresh FuzzCertificateDER)
 for name in leaf root-ca intermediate-ca; do cp "$certs/$name.der" "$dir/$name.der"; done
 for name in leaf-rsa other-root-ca cn-only wildcard self-signed expired client-auth; do
@@ -80,7 +96,10 @@ trusted_body "$work/ed25519.pem" >"$dir/extra-ed25519-trusted.der"
 cat "$certs/leaf.der" "$certs/root-ca.der" >"$dir/two-certificates.der"
 cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
 
+fi
+
 # FuzzPinFile: .pin files.
+if wanted FuzzPinFile; then
 dir=$(fresh FuzzPinFile)
 cp "$certs/pins/"*.pin "$dir/"
 leaf=$(grep '^leaf.pem ' "$certs/spki-pins.txt" | cut -d' ' -f2)
@@ -99,7 +118,10 @@ printf '%s\n\xff\xfe\n' "$leaf" >"$dir/not-utf8.pin"
 printf '%s' "$leaf" >"$dir/no-final-newline.pin"
 cat "$certs/leaf.pem" >"$dir/certificate-by-mistake.pin"
 
+fi
+
 # FuzzTargetSyntax: targets as written on the command line.
+if wanted FuzzTargetSyntax; then
 dir=$(fresh FuzzTargetSyntax)
 n=0
 for target in pinning.test pinning.test:8443 127.0.0.1 127.0.0.1:443 '[::1]:8443' ::1 '[::1]' \
@@ -111,7 +133,10 @@ for target in pinning.test pinning.test:8443 127.0.0.1 127.0.0.1:443 '[::1]:8443
     printf '%s' "$target" >"$dir/$(printf '%02d' $n)"
 done
 
+fi
+
 # FuzzTimestamp: --at values.
+if wanted FuzzTimestamp; then
 dir=$(fresh FuzzTimestamp)
 n=0
 for at in 2026-01-31T12:00:00Z 2026-01-31T12:00Z 2026-01-31T14:00:00+02:00 2026-01-31 @0 @1780272000 \
@@ -122,5 +147,69 @@ for at in 2026-01-31T12:00:00Z 2026-01-31T12:00Z 2026-01-31T14:00:00+02:00 2026-
     n=$((n + 1))
     printf '%s' "$at" >"$dir/$(printf '%02d' $n)"
 done
+fi
+
+# FuzzPolicyFile: pinctl.yaml files. The target reads each as examples/pinctl.yaml, so the paths below are the
+# example's own files: a pin folder, an Android config, the libraries' root.
+if wanted FuzzPolicyFile; then
+dir=$(fresh FuzzPolicyFile)
+cp "$root/examples/pinctl.yaml" "$dir/example.yaml"
+pin=$(grep '^leaf.pem ' "$certs/libraries/spki-pins.txt" | cut -d' ' -f2)
+seed() { printf '%s\n' "$2" >"$dir/$1.yaml"; }  # NAME TEXT
+seed every-library "version: 1
+anchors: { ca-files: [../certs/libraries/root-ca.pem], ca-paths: ios/pins/ }
+targets: [api.example.com, 'cdn.example.com:8443', 'https://[::1]:443/']
+apps:
+  - { name: afn, library: afnetworking, versions: ['4.2', 4.10], hosts: api.example.com,
+      policy: { mode: certificate, allowInvalidCertificates: false, validatesDomainName: true, pins: [ios/pins/] } }
+  - { name: afn-bundle, library: afnetworking, hosts: [api.example.com], config: ios/pins, mode: publickey }
+  - { name: alamofire, library: alamofire, hosts: [api.example.com], config: ios/pins/, evaluator: public-keys }
+  - name: trustkit
+    library: trustkit
+    policy: { domains: { example.com: { includeSubdomains: true, enforcePinning: false,
+              expirationDate: 2030-01-01, publicKeyHashes: [${pin#sha256/}, ${pin#sha256/}] } } }
+  - { name: okhttp, library: okhttp, policy: { pins: { '*.example.com': [$pin], api.example.com: [$pin] } } }
+  - { name: nsc, library: nsc, config: android/res/xml/network_security_config.xml, debuggable: true }"
+seed alias "targets: &hosts [api.example.com]
+apps:
+  - name: alias
+    library: okhttp
+    hosts: *hosts
+    policy: { pins: { api.example.com: [$pin] } }"
+seed no-apps "version: 1
+targets: api.example.com"
+seed unknown-key "apps:
+  - name: typo
+    library: okhtp
+    polcy: {}"
+seed duplicate-names "apps: [{ name: a, library: okhttp, policy: { pins: {} } }, { name: a, library: okhttp, policy: { pins: {} } }]"
+seed tab-indented "apps:
+	- name: tab"
+seed unclosed-flow "apps: [{ name: a, library: nsc"
+seed version-two "version: 2"
+seed missing-config "apps: [{ name: gone, library: trustkit, config: ios/Info.plist }]"
+printf '' >"$dir/empty.yaml"
+printf 'apps:\r\n  - name: crlf\r\n    library: afnetworking\r\n    policy: { mode: none }\r\n' >"$dir/crlf.yaml"
+printf 'apps: [{ name: "\xff", library: okhttp }]\n' >"$dir/not-utf8.yaml"
+fi
+
+# FuzzNSCXML: the NSC fixtures (the target reads each from their res/xml/, so @raw/ names their certificates). The
+# _debug companions are read as files of their own: the target has none.
+if wanted FuzzNSCXML; then
+dir=$(fresh FuzzNSCXML)
+cp "$fixtures/nsc/res/xml/"*.xml "$dir/"
+fi
+
+# FuzzTrustKitPlist: the TrustKit fixtures, XML and binary plists and JSON, accepted and refused.
+if wanted FuzzTrustKitPlist; then
+dir=$(fresh FuzzTrustKitPlist)
+cp "$fixtures/trustkit/"*.plist "$fixtures/trustkit/"*.json "$dir/"
+fi
+
+# FuzzOkHttpSource: the OkHttp fixtures, Kotlin, Java and text lists (the target reads each as all three).
+if wanted FuzzOkHttpSource; then
+dir=$(fresh FuzzOkHttpSource)
+cp "$fixtures/okhttp/"*.kt "$fixtures/okhttp/"*.java "$fixtures/okhttp/"*.txt "$dir/"
+fi
 
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

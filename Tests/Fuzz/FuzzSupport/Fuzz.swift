@@ -27,6 +27,15 @@ public enum Fuzz {
         abort()
     }
 
+    /// A path inside the repository, fixed at build time, so a target that reads files beside its input (a policy
+    /// file's certificates, an Android config's `@raw/` resources) behaves the same from any working directory.
+    public static func repositoryPath(_ relative: String) -> String {
+        // This file is Tests/Fuzz/FuzzSupport/Fuzz.swift.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(relative).path
+    }
+
     /// Runs `check` on every file named in `arguments` and every file directly inside a directory named there;
     /// returns the exit status: 0 when all ran, 2 when an argument cannot be read.
     public static func replay(_ arguments: [String], _ check: ([UInt8]) -> Void) -> Int32 {
