@@ -29,7 +29,7 @@ enum NSCXMLFuzz {
             return try NSCXMLReader.read(bytes, path: path, debuggable: debuggable)
         } catch {
             Fuzz.require(error.file == path, "a rejection that does not name the file: \(error)")
-            let lines = 1 + bytes.count { $0 == UInt8(ascii: "\n") }
+            let lines = Fuzz.maximumLine(of: bytes)
             Fuzz.require(error.line.map { (1...lines).contains($0) } ?? false,
                          "a rejection without a line of the file's \(lines): \(error)")
             return nil

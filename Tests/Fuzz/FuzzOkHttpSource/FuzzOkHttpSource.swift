@@ -10,8 +10,7 @@ enum OkHttpSourceFuzz {
     ]
 
     static func check(_ bytes: [UInt8]) {
-        // The lexer and the text list end a line at LF, CR LF or a lone CR; counting both bytes bounds it from above.
-        let lines = 1 + bytes.count { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        let lines = Fuzz.maximumLine(of: bytes)
         for (path, format) in forms {
             let policy: OkHttpPolicy
             do {

@@ -34,9 +34,9 @@ enum PolicyFileFuzz {
         }
     }
 
-    /// A line the file has: counted from 1, no later than the line after its last newline.
+    /// A line the file has: counted from 1, no later than its last.
     private static func requireLine(_ line: Int, in bytes: [UInt8], _ context: @autoclosure () -> String) {
-        let lines = 1 + bytes.count { $0 == UInt8(ascii: "\n") }
+        let lines = Fuzz.maximumLine(of: bytes)
         Fuzz.require((1...lines).contains(line), "line \(line) of a file of \(lines) line(s): \(context())")
     }
 }

@@ -27,6 +27,23 @@ public enum Fuzz {
         abort()
     }
 
+    /// The last line a text can have, however its reader counts: one more than its line breaks, each of LF, CR,
+    /// NEL, LS and PS counted (YAML and XML end a line at a lone CR; YAML also at the Unicode breaks), so CR LF counts
+    /// twice and the bound is loose but never too low.
+    public static func maximumLine(of bytes: [UInt8]) -> Int {
+        var breaks = 0
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x0A || byte == 0x0D {
+                breaks += 1
+            } else if byte == 0x85, index > 0, bytes[index - 1] == 0xC2 {  // U+0085 is C2 85
+                breaks += 1
+            } else if byte == 0xA8 || byte == 0xA9, index > 1, bytes[index - 2] == 0xE2, bytes[index - 1] == 0x80 {
+                breaks += 1  // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+            }
+        }
+        return 1 + breaks
+    }
+
     /// A path inside the repository, fixed at build time, so a target that reads files beside its input (a policy
     /// file's certificates, an Android config's `@raw/` resources) behaves the same from any working directory.
     public static func repositoryPath(_ relative: String) -> String {

@@ -13,7 +13,7 @@ enum TrustKitPlistFuzz {
             policy = try TrustKitConfigurationReader.read(bytes, path: path, hosts: []).policy
         } catch {
             Fuzz.require(error.file == path, "a rejection that does not name the file: \(error)")
-            let lines = 1 + bytes.count { $0 == UInt8(ascii: "\n") }
+            let lines = Fuzz.maximumLine(of: bytes)
             if let line = error.line {
                 Fuzz.require((1...lines).contains(line), "line \(line) of a file of \(lines) line(s): \(error)")
             }
