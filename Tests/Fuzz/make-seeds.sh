@@ -191,6 +191,10 @@ seed missing-config "apps: [{ name: gone, library: trustkit, config: ios/Info.pl
 printf '' >"$dir/empty.yaml"
 printf 'apps:\r\n  - name: crlf\r\n    library: afnetworking\r\n    policy: { mode: none }\r\n' >"$dir/crlf.yaml"
 printf 'apps: [{ name: "\xff", library: okhttp }]\n' >"$dir/not-utf8.yaml"
+# Files without a final newline, whose end libyaml put on a line after the last (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift, which reads these seeds).
+printf 'version: 1\nanchors: {' >"$dir/regression-flow-open-at-end.yaml"
+printf 'apps:' >"$dir/regression-empty-value-at-end.yaml"
 fi
 
 # FuzzNSCXML: the NSC fixtures (the target reads each from their res/xml/, so @raw/ names their certificates). The
