@@ -208,6 +208,14 @@ fi
 if wanted FuzzTrustKitPlist; then
 dir=$(fresh FuzzTrustKitPlist)
 cp "$fixtures/trustkit/"*.plist "$fixtures/trustkit/"*.json "$dir/"
+# A binary plist holding a set, { TSKPinnedDomains: set { "abc" } }, on which Foundation crashed (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift): four objects at offsets 8, 11, 30 and 32, the table at 36.
+{
+    printf 'bplist00\xd1\x01\x02\x5f\x10\x10TSKPinnedDomains\xc1\x03\x53abc'
+    printf '\x00\x08\x00\x0b\x00\x1e\x00\x20'
+    printf '\x00\x00\x00\x00\x00\x00\x02\x01'
+    printf '\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x24'
+} >"$dir/regression-set.plist"
 fi
 
 # FuzzOkHttpSource: the OkHttp fixtures, Kotlin, Java and text lists (the target reads each as all three).

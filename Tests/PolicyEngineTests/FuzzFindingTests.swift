@@ -39,4 +39,17 @@ struct ConfigurationFuzzFindingTests {
         let withNewline = try #require(Self.policyFileError(Array("apps:\n".utf8)))
         #expect(withNewline.line == 1 && withNewline.column == 6, "\(withNewline)")
     }
+
+    /// A binary plist holding a set (which no property list type is) crashed swift-corelibs-foundation's
+    /// PropertyListSerialization with a segmentation fault; it is refused before Foundation reads it.
+    @Test func aBinaryPlistHoldingASetIsRefusedNotCrashedOn() throws {
+        let bytes = Self.seed("FuzzTrustKitPlist", "regression-set.plist")
+        do {
+            _ = try TrustKitConfigurationReader.read(bytes, path: "Info.plist", hosts: [])
+            Issue.record("read; expected a refusal")
+        } catch {
+            #expect(error.file == "Info.plist")
+            #expect(error.message.contains("holding a set (object 2)"), "\(error)")
+        }
+    }
 }

@@ -47,6 +47,10 @@ public enum TrustKitConfigurationReader {
                 throw ConfigurationError(file: path, line: line, keyPath: "", message: "not JSON: \(detail)")
             }
         } else {
+            if bytes.starts(with: Array("bplist".utf8)), let object = BinaryPropertyListSets.firstSet(in: bytes) {
+                throw ConfigurationError(file: path, keyPath: "", message: "a binary property list holding a set "
+                    + "(object \(object)), which is no property list type: TrustKit's configuration has none")
+            }
             do {
                 root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
             } catch where bytes.starts(with: Array("bplist".utf8)) {
