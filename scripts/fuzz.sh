@@ -63,6 +63,10 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     options=(-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/")
     [ -f "Tests/Fuzz/dictionaries/$target.dict" ] && options+=(-dict="Tests/Fuzz/dictionaries/$target.dict")
+    flags=Tests/Fuzz/options/$target.options   # the target's own flags, one a line; # starts a comment line
+    if [ -f "$flags" ]; then
+        while read -r flag; do options+=("$flag"); done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$flags")
+    fi
     status=0
     "$bin/$target" "${limit[@]}" "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
