@@ -54,7 +54,8 @@ bin=$(swift build --scratch-path "$scratch" -c release --show-bin-path)
 export SWIFT_BACKTRACE=enable=no
 # The runtimes' known leaks (Foundation's CFError on a malformed plist) are not findings; the test suite's ASan run
 # suppresses the same ones.
-export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+suppressions=$root/scripts/lsan-suppressions.txt
+export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=()
 for target in "${targets[@]}"; do
     corpus=$scratch/corpus/$target
