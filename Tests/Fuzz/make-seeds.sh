@@ -202,6 +202,17 @@ fi
 if wanted FuzzNSCXML; then
 dir=$(fresh FuzzNSCXML)
 cp "$fixtures/nsc/res/xml/"*.xml "$dir/"
+# An expiration past the year 9999, which the export wrote cut to ten characters, 51013-06-3 (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift, which reads this seed).
+pin=$(grep '^intermediate-ca.pem ' "$certs/libraries/spki-pins.txt" | cut -d' ' -f2)
+cat >"$dir/regression-five-digit-year.xml" <<EOF
+<network-security-config>
+  <domain-config>
+    <domain>example.com</domain>
+    <pin-set expiration="51013-06-30"><pin digest="SHA-256">${pin#sha256/}</pin></pin-set>
+  </domain-config>
+</network-security-config>
+EOF
 fi
 
 # FuzzTrustKitPlist: the TrustKit fixtures, XML and binary plists and JSON, accepted and refused.

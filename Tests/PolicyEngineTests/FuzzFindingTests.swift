@@ -52,4 +52,22 @@ struct ConfigurationFuzzFindingTests {
             #expect(error.message.contains("holding a set (object 2)"), "\(error)")
         }
     }
+
+    /// An Android pin-set may expire past the year 9999, and the export cut the day to its first ten characters:
+    /// `expiration="51013-06-3"`, which reads back as the 3rd of June.
+    @Test func anExpirationPastTheYear9999IsExportedWhole() throws {
+        let config = try NSCXMLReader.read(Self.seed("FuzzNSCXML", "regression-five-digit-year.xml"),
+                                           path: "network_security_config.xml")
+        let expiration = try #require(config.domainConfigs.first?.pinSet?.expiration)
+        #expect(Timestamp.day(expiration) == "51013-06-30")
+        var losses = ExportLosses()
+        guard case .file(let written) = try NativeExport.write(NSCPolicy(config: config), as: .nscXML,
+                                                               losses: &losses) else {
+            Issue.record("the XML export is not one file")
+            return
+        }
+        #expect(String(decoding: written, as: UTF8.self).contains(#"expiration="51013-06-30""#))
+        let again = try NSCXMLReader.read(written, path: "network_security_config.xml")
+        #expect(again.domainConfigs.first?.pinSet?.expiration == expiration)
+    }
 }
