@@ -71,3 +71,23 @@ let package = Package(
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
     ]
 )
+
+// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). A plain build links each with a
+// main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
+let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
+    ("FuzzCertificates", "OpenSSLWrapper"),
+    ("FuzzCertificateDER", "OpenSSLWrapper"),
+    ("FuzzPinFile", "PolicyEngine"),
+    ("FuzzTargetSyntax", "PolicyEngine"),
+    ("FuzzTimestamp", "PolicyEngine"),
+    ("FuzzPolicyFile", "PolicyEngine"),
+    ("FuzzNSCXML", "PolicyEngine"),
+    ("FuzzTrustKitPlist", "PolicyEngine"),
+    ("FuzzOkHttpSource", "PolicyEngine"),
+]
+// FuzzSupport holds the invariants targets share, of certificates and of exported policies.
+package.targets.append(
+    .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
+package.targets += fuzzTargets.map {
+    .executableTarget(name: $0.name, dependencies: ["FuzzSupport", $0.parser], path: "Tests/Fuzz/\($0.name)")
+}

@@ -37,8 +37,11 @@ public enum CertificateParser {
     public static func certificates(from bytes: [UInt8]) throws(CertificateParseError) -> [X509Certificate] {
         guard !bytes.isEmpty else { throw CertificateParseError(reason: "empty file: no certificate") }
         OpenSSLError.clearQueue()
-        if looksLikePEM(bytes) { return try pem(bytes) }
-        return try der(bytes)
+        guard looksLikePEM(bytes) else { return try der(bytes) }
+        // A DER certificate may carry "-----BEGIN " inside a name: bytes that open with a SEQUENCE and read whole
+        // as DER are DER. PEM text that starts with "0" (0x30) fails as DER at once.
+        if bytes[0] == 0x30, let certificates = try? der(bytes) { return certificates }
+        return try pem(bytes)
     }
 
     private static func looksLikePEM(_ bytes: [UInt8]) -> Bool {

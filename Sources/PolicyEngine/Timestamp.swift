@@ -17,16 +17,21 @@ public enum Timestamp {
 
     /// `2026-01-31T12:00:00Z`.
     public static func iso8601(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let (days, second) = floorDivision(seconds, 86_400)
-        let (year, month, day) = civil(fromDays: days)
-        let yearText = year < 0 ? "-" + padded(-year, 4) : padded(year, 4)
-        return "\(yearText)-\(padded(month, 2))-\(padded(day, 2))T\(padded(second / 3600, 2)):"
-            + "\(padded(second % 3600 / 60, 2)):\(padded(second % 60, 2))Z"
+        let (days, second) = floorDivision(Int64(date.timeIntervalSince1970.rounded(.down)), 86_400)
+        return dayText(days) + "T\(padded(second / 3600, 2)):\(padded(second % 3600 / 60, 2)):"
+            + "\(padded(second % 60, 2))Z"
     }
 
-    /// `2026-01-31`: the day of `date` in UTC.
-    public static func day(_ date: Date) -> String { String(iso8601(date).prefix(10)) }
+    /// `2026-01-31`: the day of `date` in UTC. A year past 9999 (a pin-set expiration may hold one) is written whole.
+    public static func day(_ date: Date) -> String {
+        dayText(floorDivision(Int64(date.timeIntervalSince1970.rounded(.down)), 86_400).0)
+    }
+
+    private static func dayText(_ days: Int64) -> String {
+        let (year, month, day) = civil(fromDays: days)
+        let yearText = year < 0 ? "-" + padded(-year, 4) : padded(year, 4)
+        return "\(yearText)-\(padded(month, 2))-\(padded(day, 2))"
+    }
 
     /// Parses `2026-01-31T12:00:00Z`, `2026-01-31T12:00Z`, `2026-01-31T14:00:00+02:00`, `2026-01-31` or `@EPOCH`.
     public static func parse(_ text: String) -> Result<Date, ParseError> {

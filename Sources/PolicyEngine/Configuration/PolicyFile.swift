@@ -44,6 +44,11 @@ public struct PolicyFile: Sendable {
         } catch {
             throw ConfigurationError(file: path, message: error.reason)
         }
+        return try load(bytes, path: path)
+    }
+
+    /// Checks the bytes of the policy file at `path` (which only names it in errors and anchors its relative paths).
+    public static func load(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> PolicyFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigurationError(file: path, message: "not UTF-8 text")
         }

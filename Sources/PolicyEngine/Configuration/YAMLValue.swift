@@ -8,17 +8,51 @@ struct YAMLValue {
     let file: String
     /// `apps[2].policy`; empty at the root.
     let keyPath: String
+    /// Where the text ends, for marks that libyaml puts past it.
+    let end: TextEnd
 
-    var line: Int? { node.mark.map { $0.line } }
-    var column: Int? { node.mark.map { $0.column } }
+    var line: Int? { node.mark.map { end.clamp($0).line } }
+    var column: Int? { node.mark.map { end.clamp($0).column } }
+
+    /// The line and column just after a text's last character, counted as libyaml counts them: lines end at LF, CR,
+    /// CR LF, NEL, LS or PS; a column is a character.
+    struct TextEnd {
+        let line: Int
+        let column: Int
+
+        init(_ text: String) {
+            var line = 1
+            var column = 1
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                // libyaml drops a leading byte order mark, and reads CR LF as one break.
+                if scalar == "\u{FEFF}", line == 1, column == 1 { continue }
+                if scalar == "\n", afterCR { continue }
+                if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            (self.line, self.column) = (line, column)
+        }
+
+        /// libyaml ends a text that lacks a final line break with one of its own, so a mark at the end of such a text
+        /// (an error there, an empty value) is on a line after the file's last: it is the end of that last line.
+        func clamp(_ mark: Mark) -> (line: Int, column: Int) {
+            mark.line > line ? (line, column) : (mark.line, mark.column)
+        }
+    }
 
     /// Parses a whole document; an empty document is a mapping with nothing in it.
     static func document(_ text: String, file: String) throws(ConfigurationError) -> YAMLValue {
         do {
             let node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
-            return YAMLValue(node: node, file: file, keyPath: "")
+            return YAMLValue(node: node, file: file, keyPath: "", end: TextEnd(text))
         } catch let error as YamlError {
-            throw Self.describe(error, file: file)
+            throw Self.describe(error, file: file, end: TextEnd(text))
         } catch {
             throw ConfigurationError(file: file, message: "not YAML: \(error)")
         }
@@ -43,10 +77,10 @@ struct YAMLValue {
         guard case .mapping(let mapping) = node else { throw error("expected a mapping, found \(kind)") }
         var members: [(key: String, value: YAMLValue)] = []
         for (keyNode, valueNode) in mapping {
-            let keyValue = YAMLValue(node: keyNode, file: file, keyPath: keyPath)
+            let keyValue = YAMLValue(node: keyNode, file: file, keyPath: keyPath, end: end)
             guard case .scalar(let scalar) = keyNode else { throw keyValue.error("a key must be text, found \(keyValue.kind)") }
             let key = scalar.string
-            let member = YAMLValue(node: valueNode, file: file, keyPath: Self.join(keyPath, key))
+            let member = YAMLValue(node: valueNode, file: file, keyPath: Self.join(keyPath, key), end: end)
             guard allowed.isEmpty || allowed.contains(key) else {
                 throw keyValue.error("unknown key '\(key)' (expected \(Self.list(allowed)))")
             }
@@ -65,7 +99,7 @@ struct YAMLValue {
     func sequence() throws(ConfigurationError) -> [YAMLValue] {
         guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
         return sequence.enumerated().map { index, element in
-            YAMLValue(node: element, file: file, keyPath: keyPath + "[\(index)]")
+            YAMLValue(node: element, file: file, keyPath: keyPath + "[\(index)]", end: end)
         }
     }
 
@@ -109,15 +143,17 @@ struct YAMLValue {
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    private static func describe(_ error: YamlError, file: String) -> ConfigurationError {
+    private static func describe(_ error: YamlError, file: String, end: TextEnd) -> ConfigurationError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
             let detail = context.map { "\($0.text) " } ?? ""
-            return ConfigurationError(file: file, line: mark.line, column: mark.column,
+            let (line, column) = end.clamp(mark)
+            return ConfigurationError(file: file, line: line, column: column,
                                       message: "not valid YAML: \(detail)\(problem)")
         case .composer(let context, let problem, let mark, _):
             let detail = context.map { "\($0.text) " } ?? ""
-            return ConfigurationError(file: file, line: mark.line, column: mark.column,
+            let (line, column) = end.clamp(mark)
+            return ConfigurationError(file: file, line: line, column: column,
                                       message: "not valid YAML: \(detail)\(problem)")
         default:
             return ConfigurationError(file: file, message: "not valid YAML: \(error)")

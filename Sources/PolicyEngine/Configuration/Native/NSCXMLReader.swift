@@ -11,14 +11,22 @@ public enum NSCXMLReader {
     public static func read(_ path: String, debuggable: Bool = false) throws(ConfigurationError)
         -> NetworkSecurityConfig
     {
+        try read(try contents(path), path: path, debuggable: debuggable)
+    }
+
+    /// Reads `bytes` as the file at `path`, whose folder still locates `@raw/` resources and the `_debug` companion.
+    public static func read(_ bytes: [UInt8], path: String, debuggable: Bool = false) throws(ConfigurationError)
+        -> NetworkSecurityConfig
+    {
         var reader = Reader(path: path, debuggable: debuggable)
-        let document = try reader.document(try element(path))
+        let document = try reader.document(try element(bytes, path: path))
         var debugAnchors = document.debugAnchors
         // XmlConfigSource: "If debug is true and there was no debug-overrides in the file check for an extra _debug
         // resource." A release build never reads it.
         if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
             var companionReader = Reader(path: companion, debuggable: true)
-            debugAnchors = try companionReader.debugOverridesOnly(try element(companion))
+            let root = try element(try contents(companion), path: companion)
+            debugAnchors = try companionReader.debugOverridesOnly(root)
         }
         var notes = reader.notes
         if document.sawDebugOverrides, !debuggable {
@@ -28,13 +36,15 @@ public enum NSCXMLReader {
                                      debugAnchors: debugAnchors, path: path, notes: notes)
     }
 
-    private static func element(_ path: String) throws(ConfigurationError) -> XMLElement {
-        let bytes: [UInt8]
+    private static func contents(_ path: String) throws(ConfigurationError) -> [UInt8] {
         do {
-            bytes = try FileInput.read(path)
+            return try FileInput.read(path)
         } catch {
             throw ConfigurationError(file: path, message: error.reason)
         }
+    }
+
+    private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {
         do {
             return try XMLDocumentReader.parse(bytes)
         } catch {

@@ -14,6 +14,13 @@ public enum TrustKitConfigurationReader {
         } catch {
             throw ConfigurationError(file: path, message: error.reason)
         }
+        return try read(bytes, path: path, hosts: hosts)
+    }
+
+    /// Reads `bytes` as the file at `path`, which only names it in errors and pin sources.
+    public static func read(_ bytes: [UInt8], path: String, hosts: [String]) throws(ConfigurationError)
+        -> (policy: TrustKitPolicy, notes: [String])
+    {
         let root = try document(bytes, path: path)
         var reader = TrustKitDictionaryReader(path: path)
         let (configuration, keyPath) = try locate(root, path: path)
@@ -40,6 +47,10 @@ public enum TrustKitConfigurationReader {
                 throw ConfigurationError(file: path, line: line, keyPath: "", message: "not JSON: \(detail)")
             }
         } else {
+            if bytes.starts(with: Array("bplist".utf8)), let object = BinaryPropertyListSets.firstSet(in: bytes) {
+                throw ConfigurationError(file: path, keyPath: "", message: "a binary property list holding a set "
+                    + "(object \(object)), which is no property list type: TrustKit's configuration has none")
+            }
             do {
                 root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
             } catch where bytes.starts(with: Array("bplist".utf8)) {

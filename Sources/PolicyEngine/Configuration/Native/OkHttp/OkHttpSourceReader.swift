@@ -21,6 +21,13 @@ public enum OkHttpSourceReader {
         } catch {
             throw ConfigurationError(file: path, message: error.reason)
         }
+        return try read(bytes, path: path, hosts: hosts)
+    }
+
+    /// Reads `bytes` as the file at `path`, whose name's suffix says the form (`.kt`, `.kts`, `.java`, or a text list).
+    public static func read(_ bytes: [UInt8], path: String, hosts: [String]) throws(ConfigurationError)
+        -> (policy: OkHttpPolicy, notes: [String])
+    {
         let name = Path.lastComponent(of: path)
         let suffix = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } : nil
         let (additions, notes): ([Addition], [String])

@@ -1,0 +1,56 @@
+import Foundation
+import FuzzSupport
+import PolicyEngine
+
+/// Any bytes, as each file OkHttp's pins are read from: Kotlin, Java, and pinctl's text list (the file name's suffix
+/// picks the form, so every input is read three times).
+enum OkHttpSourceFuzz {
+    static let forms: [(path: String, format: NativeExport.Format)] = [
+        ("Pinning.kt", .okhttpKotlin), ("Pinning.java", .okhttpJava), ("pins.txt", .okhttpText),
+    ]
+
+    static func check(_ bytes: [UInt8]) {
+        let lines = Fuzz.maximumLine(of: bytes)
+        for (path, format) in forms {
+            let policy: OkHttpPolicy
+            do {
+                policy = try OkHttpSourceReader.read(bytes, path: path, hosts: []).policy
+            } catch {
+                Fuzz.require(error.file == path, "a rejection that does not name the file: \(error)")
+                if let line = error.line {
+                    Fuzz.require((1...lines).contains(line), "line \(line) of a file of \(lines) line(s): \(error)")
+                }
+                continue
+            }
+            for entry in policy.entries {
+                guard case .file(path, let line?, nil) = entry.pin.source.place else {
+                    Fuzz.require(false, "pin source \(entry.pin.source) is not a line of \(path)")
+                    return
+                }
+                Fuzz.require((1...lines).contains(line), "pin source \(entry.pin.source) in a file of \(lines) line(s)")
+            }
+            // Exported in the form it was read from, the pins read back under the same patterns, in order.
+            PortableInvariants.requireExportReadsBack(
+                policy, as: path,
+                write: { (policy, losses) throws(ExportError) in
+                    try OkHttpSourceWriter.write(policy, format: format, losses: &losses)
+                },
+                read: { (written) throws(ConfigurationError) in
+                    try OkHttpSourceReader.read(written, path: path, hosts: []).policy
+                })
+        }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    OkHttpSourceFuzz.check(Fuzz.bytes(data, size))
+    return 0
+}
+
+#if !FUZZING
+@main
+enum Replay {
+    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), OkHttpSourceFuzz.check)) }
+}
+#endif

@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# Writes the committed seed corpus, Tests/Fuzz/corpus/<target>/, from certs/, the test fixtures and the openssl CLI.
+#   Tests/Fuzz/make-seeds.sh [TARGET...]     (no target: all of them)
+# Seeds are starting points: a few dozen small, real inputs per target, covering each accepted form and the
+# common ways to get one wrong. Re-running replaces a target's seeds (the extra certificates get new keys, so name
+# the targets whose seeds should change); the corpus libFuzzer grows while it runs lives under .build-fuzz/ and is
+# never committed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+certs="$root/certs"
+fixtures="$root/Tests/Fixtures"
+corpus="$root/Tests/Fuzz/corpus"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+targets=("$@")
+
+wanted() {  # TARGET: whether its seeds are to be written
+    [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" $1 "* ]]
+}
+
+fresh() {  # TARGET: an empty seed directory
+    rm -rf "${corpus:?}/$1"
+    mkdir -p "$corpus/$1"
+    echo "$corpus/$1"
+}
+
+if wanted FuzzCertificates || wanted FuzzCertificateDER; then
+
+# Self-signed certificates of the kinds certs/ lacks, so each key type and SAN type has a seed:
+# NAME KEY-OPTIONS... (the subject and SANs are the same for all).
+extra() {
+    local name=$1
+    shift
+    openssl genpkey "$@" -out "$work/$name.key" 2>/dev/null
+    openssl req -x509 -new -key "$work/$name.key" -days 36500 -set_serial 0x00ff01 -utf8 \
+        -subj "/CN=fuzz-$name.test/O=Fuzz Seed Ümlaut/OU=テスト" \
+        -addext "subjectAltName=DNS:fuzz.test,IP:192.0.2.1,IP:2001:db8::1,email:a@fuzz.test,URI:https://fuzz.test/" \
+        -out "$work/$name.pem" 2>/dev/null
+    openssl x509 -in "$work/$name.pem" -outform DER -out "$work/$name.der"
+}
+extra ed25519 -algorithm ED25519
+extra ed448 -algorithm ED448
+extra rsa-pss -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:1024
+extra secp256k1 -algorithm EC -pkeyopt ec_paramgen_curve:secp256k1
+extra p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384
+extra dsa -paramfile <(openssl genpkey -genparam -algorithm DSA -pkeyopt dsa_paramgen_bits:1024 2>/dev/null)
+# A DER certificate with the PEM marker in its subject: once read as PEM text and rejected (fixed, see
+# Tests/OpenSSLWrapperTests/FuzzFindingTests.swift, which reads this seed).
+openssl req -x509 -new -key "$certs/leaf.key" -days 36500 -subj "/CN=-----BEGIN marker in a name" \
+    -outform DER -out "$work/pem-marker-in-subject.der" 2>/dev/null
+trusted_body() {  # PEM-FILE: the DER inside `BEGIN TRUSTED CERTIFICATE`: the certificate, then its trust settings
+    openssl x509 -in "$1" -trustout -addtrust serverAuth -addreject clientAuth -setalias "fuzz alias" \
+        | sed '1d;$d' | base64 -d
+}
+
+fi
+
+# FuzzCertificates: whole certificate files, PEM or DER.
+if wanted FuzzCertificates; then
+dir=$(fresh FuzzCertificates)
+for name in leaf root-ca intermediate-ca leaf-rsa other-root-ca cn-only wildcard self-signed expired; do
+    cp "$certs/$name.pem" "$dir/$name.pem"
+done
+for name in leaf-chain leaf-fullchain other-leaf-chain; do cp "$certs/$name.pem" "$dir/$name.pem"; done
+for name in leaf root-ca intermediate-ca; do cp "$certs/$name.der" "$dir/$name.der"; done
+cat "$certs/leaf.der" "$certs/intermediate-ca.der" "$certs/root-ca.der" >"$dir/fullchain.der"
+cat "$certs/leaf.pem" "$certs/leaf.key" >"$dir/leaf-then-key.pem"
+cat "$certs/leaf-rsa.key" "$certs/leaf-rsa.pem" "$certs/intermediate-ca.pem" >"$dir/rsa-key-then-chain.pem"
+cp "$certs/leaf.key" "$dir/key-only.pem"
+openssl pkey -in "$certs/leaf.key" -pubout -out "$dir/public-key-only.pem"
+openssl x509 -in "$certs/leaf.pem" -text >"$dir/leaf-text-then-pem.pem"
+openssl x509 -in "$certs/root-ca.pem" -trustout -addtrust serverAuth -setalias "fuzz alias" >"$dir/trusted.pem"
+sed 's/$/\r/' "$certs/leaf-chain.pem" >"$dir/leaf-chain-crlf.pem"
+sed 's/CERTIFICATE/X509 CERTIFICATE/' "$certs/leaf.pem" >"$dir/x509-label.pem"
+head -n 5 "$certs/leaf.pem" >"$dir/truncated.pem"
+{ cat "$certs/leaf.pem"; printf -- '-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n'; } \
+    >"$dir/good-then-bad.pem"
+head -c 200 "$certs/leaf.der" >"$dir/truncated.der"
+{ cat "$certs/leaf.der"; printf '\n'; } >"$dir/der-then-newline.der"
+for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.pem" "$dir/extra-$name.pem"; done
+cp "$work/ed25519.der" "$dir/extra-ed25519.der"
+cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
+
+fi
+
+# FuzzCertificateDER: the DER of one certificate, optionally followed by its trust settings.
+if wanted FuzzCertificateDER; then
+dir=$(fresh FuzzCertificateDER)
+for name in leaf root-ca intermediate-ca; do cp "$certs/$name.der" "$dir/$name.der"; done
+for name in leaf-rsa other-root-ca cn-only wildcard self-signed expired client-auth; do
+    openssl x509 -in "$certs/$name.pem" -outform DER -out "$dir/$name.der"
+done
+for name in ed25519 ed448 rsa-pss secp256k1 p384 dsa; do cp "$work/$name.der" "$dir/extra-$name.der"; done
+trusted_body "$certs/root-ca.pem" >"$dir/root-ca-trusted.der"
+trusted_body "$work/ed25519.pem" >"$dir/extra-ed25519-trusted.der"
+cat "$certs/leaf.der" "$certs/root-ca.der" >"$dir/two-certificates.der"
+cp "$work/pem-marker-in-subject.der" "$dir/regression-pem-marker-in-subject.der"
+
+fi
+
+# FuzzPinFile: .pin files.
+if wanted FuzzPinFile; then
+dir=$(fresh FuzzPinFile)
+cp "$certs/pins/"*.pin "$dir/"
+leaf=$(grep '^leaf.pem ' "$certs/spki-pins.txt" | cut -d' ' -f2)
+root=$(grep '^root-ca.pem ' "$certs/spki-pins.txt" | cut -d' ' -f2)
+cut -d' ' -f2 "$certs/spki-pins.txt" >"$dir/every-fixture.pin"
+printf '%s\r\n# backup\r\n%s\r\n' "$leaf" "$root" >"$dir/crlf.pin"
+printf 'pin-sha256="%s";\n\t%s  ;  # with semicolons\n' "${leaf#sha256/}" "$root" >"$dir/rfc7469.pin"
+printf '# only comments\n\n   \n# and blank lines\n' >"$dir/comments-only.pin"
+printf '%s\n%s\n' "$leaf" "${root%?}" >"$dir/truncated-base64.pin"
+printf '%s\n' "${leaf%????}" >"$dir/short-hash.pin"
+printf 'pin-sha256=%s\n' "${leaf#sha256/}" >"$dir/unquoted.pin"
+printf 'sha1/%s\n' "${leaf#sha256/}" >"$dir/wrong-algorithm.pin"
+printf '\xef\xbb\xbf%s\n' "$leaf" >"$dir/byte-order-mark.pin"
+printf '%s\xe2\x80\xa8%s\n' "$leaf" "$root" >"$dir/line-separator.pin"
+printf '%s\n\xff\xfe\n' "$leaf" >"$dir/not-utf8.pin"
+printf '%s' "$leaf" >"$dir/no-final-newline.pin"
+cat "$certs/leaf.pem" >"$dir/certificate-by-mistake.pin"
+
+fi
+
+# FuzzTargetSyntax: targets as written on the command line.
+if wanted FuzzTargetSyntax; then
+dir=$(fresh FuzzTargetSyntax)
+n=0
+for target in pinning.test pinning.test:8443 127.0.0.1 127.0.0.1:443 '[::1]:8443' ::1 '[::1]' \
+    https://pinning.test 'https://user:secret@pinning.test:8443/path?query#fragment' 'HTTPS://[2001:db8::1]:443/' \
+    ::ffff:192.0.2.1 '[::ffff:192.0.2.1]:65535' xn--bcher-kva.example:1 http://pinning.test '[::1' '[1.2.3.4]:80' \
+    pinning.test:0 pinning.test:65536 pinning.test: :443 'fe80::1%eth0' 'bücher.example' 'a b' 'host:+80' \
+    'https://pinning.test@evil.test/' 'https://[::1]x'; do
+    n=$((n + 1))
+    printf '%s' "$target" >"$dir/$(printf '%02d' $n)"
+done
+
+fi
+
+# FuzzTimestamp: --at values.
+if wanted FuzzTimestamp; then
+dir=$(fresh FuzzTimestamp)
+n=0
+for at in 2026-01-31T12:00:00Z 2026-01-31T12:00Z 2026-01-31T14:00:00+02:00 2026-01-31 @0 @1780272000 \
+    @-62135596800 @253402300799 0001-01-01T00:00:00Z 9999-12-31T23:59:59Z 2024-02-29 2023-02-29 2100-02-29 \
+    2000-02-29T23:59:59.999999-05:30 2026-01-31T12:00:00,5z 2026-01-31t12:00:00Z 10000-01-01 0000-01-01 \
+    2026-13-01 2026-01-31T24:00:00Z 2026-01-31T23:59:60Z @ @1e9 '@ 5' 0001-01-01T00:00:00+00:01 \
+    9999-12-31T23:59:59-00:01 2026-1-31 '2026-01-31 12:00:00Z'; do
+    n=$((n + 1))
+    printf '%s' "$at" >"$dir/$(printf '%02d' $n)"
+done
+fi
+
+# FuzzPolicyFile: pinctl.yaml files. The target reads each as examples/pinctl.yaml, so the paths below are the
+# example's own files: a pin folder, an Android config, the libraries' root.
+if wanted FuzzPolicyFile; then
+dir=$(fresh FuzzPolicyFile)
+cp "$root/examples/pinctl.yaml" "$dir/example.yaml"
+pin=$(grep '^leaf.pem ' "$certs/libraries/spki-pins.txt" | cut -d' ' -f2)
+seed() { printf '%s\n' "$2" >"$dir/$1.yaml"; }  # NAME TEXT
+seed every-library "version: 1
+anchors: { ca-files: [../certs/libraries/root-ca.pem], ca-paths: ios/pins/ }
+targets: [api.example.com, 'cdn.example.com:8443', 'https://[::1]:443/']
+apps:
+  - { name: afn, library: afnetworking, versions: ['4.2', 4.10], hosts: api.example.com,
+      policy: { mode: certificate, allowInvalidCertificates: false, validatesDomainName: true, pins: [ios/pins/] } }
+  - { name: afn-bundle, library: afnetworking, hosts: [api.example.com], config: ios/pins, mode: publickey }
+  - { name: alamofire, library: alamofire, hosts: [api.example.com], config: ios/pins/, evaluator: public-keys }
+  - name: trustkit
+    library: trustkit
+    policy: { domains: { example.com: { includeSubdomains: true, enforcePinning: false,
+              expirationDate: 2030-01-01, publicKeyHashes: [${pin#sha256/}, ${pin#sha256/}] } } }
+  - { name: okhttp, library: okhttp, policy: { pins: { '*.example.com': [$pin], api.example.com: [$pin] } } }
+  - { name: nsc, library: nsc, config: android/res/xml/network_security_config.xml, debuggable: true }"
+seed alias "targets: &hosts [api.example.com]
+apps:
+  - name: alias
+    library: okhttp
+    hosts: *hosts
+    policy: { pins: { api.example.com: [$pin] } }"
+seed no-apps "version: 1
+targets: api.example.com"
+seed unknown-key "apps:
+  - name: typo
+    library: okhtp
+    polcy: {}"
+seed duplicate-names "apps: [{ name: a, library: okhttp, policy: { pins: {} } }, { name: a, library: okhttp, policy: { pins: {} } }]"
+seed tab-indented "apps:
+	- name: tab"
+seed unclosed-flow "apps: [{ name: a, library: nsc"
+seed version-two "version: 2"
+seed missing-config "apps: [{ name: gone, library: trustkit, config: ios/Info.plist }]"
+printf '' >"$dir/empty.yaml"
+printf 'apps:\r\n  - name: crlf\r\n    library: afnetworking\r\n    policy: { mode: none }\r\n' >"$dir/crlf.yaml"
+printf 'apps: [{ name: "\xff", library: okhttp }]\n' >"$dir/not-utf8.yaml"
+# Files without a final newline, whose end libyaml put on a line after the last (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift, which reads these seeds).
+printf 'version: 1\nanchors: {' >"$dir/regression-flow-open-at-end.yaml"
+printf 'apps:' >"$dir/regression-empty-value-at-end.yaml"
+fi
+
+# FuzzNSCXML: the NSC fixtures (the target reads each from their res/xml/, so @raw/ names their certificates). The
+# _debug companions are read as files of their own: the target has none.
+if wanted FuzzNSCXML; then
+dir=$(fresh FuzzNSCXML)
+cp "$fixtures/nsc/res/xml/"*.xml "$dir/"
+# An expiration past the year 9999, which the export wrote cut to ten characters, 51013-06-3 (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift, which reads this seed).
+pin=$(grep '^intermediate-ca.pem ' "$certs/libraries/spki-pins.txt" | cut -d' ' -f2)
+cat >"$dir/regression-five-digit-year.xml" <<EOF
+<network-security-config>
+  <domain-config>
+    <domain>example.com</domain>
+    <pin-set expiration="51013-06-30"><pin digest="SHA-256">${pin#sha256/}</pin></pin-set>
+  </domain-config>
+</network-security-config>
+EOF
+fi
+
+# FuzzTrustKitPlist: the TrustKit fixtures, XML and binary plists and JSON, accepted and refused.
+if wanted FuzzTrustKitPlist; then
+dir=$(fresh FuzzTrustKitPlist)
+cp "$fixtures/trustkit/"*.plist "$fixtures/trustkit/"*.json "$dir/"
+# A binary plist holding a set, { TSKPinnedDomains: set { "abc" } }, on which Foundation crashed (fixed, see
+# Tests/PolicyEngineTests/FuzzFindingTests.swift): four objects at offsets 8, 11, 30 and 32, the table at 36.
+{
+    printf 'bplist00\xd1\x01\x02\x5f\x10\x10TSKPinnedDomains\xc1\x03\x53abc'
+    printf '\x00\x08\x00\x0b\x00\x1e\x00\x20'
+    printf '\x00\x00\x00\x00\x00\x00\x02\x01'
+    printf '\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x24'
+} >"$dir/regression-set.plist"
+fi
+
+# FuzzOkHttpSource: the OkHttp fixtures, Kotlin, Java and text lists (the target reads each as all three).
+if wanted FuzzOkHttpSource; then
+dir=$(fresh FuzzOkHttpSource)
+cp "$fixtures/okhttp/"*.kt "$fixtures/okhttp/"*.java "$fixtures/okhttp/"*.txt "$dir/"
+fi
+
+for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

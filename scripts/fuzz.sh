@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
+#   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
+# Builds the fuzz targets once (ASan + libFuzzer, release, in .build-fuzz/), then runs each target, or the ones
+# named, in turn for N seconds (default 30) or N executions, starting from the committed seeds
+# (Tests/Fuzz/corpus/TARGET/) and the corpus earlier runs grew (.build-fuzz/corpus/TARGET/, never committed).
+# Prints the executions per target. Exits 1 if any target crashed or broke an invariant, naming the input
+# libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with the plain build: .build/debug/TARGET FILE.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scratch=.build-fuzz
+
+usage() {
+    echo "usage: scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]" >&2
+    echo "targets: ${all[*]}" >&2
+    exit 2
+}
+
+all=()
+for dir in Tests/Fuzz/Fuzz*/; do
+    name=$(basename "$dir")
+    [ "$name" = FuzzSupport ] || all+=("$name")
+done
+
+limit=(-max_total_time=30)
+targets=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-max_total_time="$2"); shift 2 ;;
+        --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-runs="$2"); shift 2 ;;
+        -h | --help) usage ;;
+        -*) usage ;;
+        *)
+            [[ " ${all[*]} " == *" $1 "* ]] || { echo "fuzz: no target $1" >&2; usage; }
+            targets+=("$1")
+            shift
+            ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+
+echo "== building ${targets[*]}"
+for target in "${targets[@]}"; do
+    # -DFUZZING drops each target's replay main: libFuzzer supplies main. swiftc keeps only its last
+    # -sanitize flag, so fuzzer and address go in one.
+    swift build --scratch-path "$scratch" -c release --product "$target" --sanitize fuzzer \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
+        | grep -v "Cannot export local symbol '__asan" | tail -n 1
+done
+bin=$(swift build --scratch-path "$scratch" -c release --show-bin-path)
+
+# The Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
+export SWIFT_BACKTRACE=enable=no
+# The runtimes' known leaks (Foundation's CFError on a malformed plist) are not findings; the test suite's ASan run
+# suppresses the same ones.
+suppressions=$root/scripts/lsan-suppressions.txt
+export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+failed=()
+for target in "${targets[@]}"; do
+    corpus=$scratch/corpus/$target
+    artifacts=$scratch/artifacts/$target
+    log=$scratch/logs/$target.log
+    mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+    options=(-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/")
+    [ -f "Tests/Fuzz/dictionaries/$target.dict" ] && options+=(-dict="Tests/Fuzz/dictionaries/$target.dict")
+    flags=Tests/Fuzz/options/$target.options   # the target's own flags, one a line; # starts a comment line
+    if [ -f "$flags" ]; then
+        while read -r flag; do options+=("$flag"); done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$flags")
+    fi
+    status=0
+    "$bin/$target" "${limit[@]}" "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    seconds=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
+    rate=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+    echo "$target: ${runs:-?} executions in ${seconds:-?} s (${rate:-?} exec/s), corpus $(ls "$corpus" | wc -l) inputs"
+    if [ $status -ne 0 ]; then
+        input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+        echo "fuzz: $target failed (exit $status); crashing input: ${input:-none saved}; log: $log" >&2
+        grep -E "invariant failed|Fatal error|ERROR: (AddressSanitizer|libFuzzer)|SUMMARY" "$log" \
+            | head -n 5 >&2 || true
+        failed+=("$target")
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: failed: ${failed[*]}" >&2
+    exit 1
+fi
