@@ -1,46 +1,134 @@
 import Foundation
 import OpenSSLWrapper
 
-/// Runs `count` blocking jobs on at most `jobs` threads, handing results to `inOrder` in index order as soon as
-/// each one and all before it are done, so output streams in the order given while the work overlaps.
+/// Runs blocking jobs on at most `jobs` threads, handing results to `inOrder` in input order as soon as each one and
+/// all before it are done, so output streams in the order given while the work overlaps.
+///
+/// Memory stays bounded by the window, not by the input: at most `window` items are taken and not yet handed on, a
+/// result is dropped once `inOrder` has it, and the input is pulled only as slots free up (a list read from a pipe
+/// is never read ahead of the work).
 enum ConcurrentRunner {
+    /// Items `run` may have taken beyond the last one handed on, per thread: enough that a slow early item does
+    /// not idle the other threads at once, while what waits behind it stays small.
+    static let windowPerJob = 2
+
+    /// `next` is called on one thread at a time, never again once it has returned nil.
+    ///
     /// Returns only once every worker thread has ended. OpenSSL frees a thread's own state (its random generators,
     /// its error queue) as the thread ends; a process that exits while a worker is still ending leaks that state.
-    static func run<Result: Sendable, Status>(
-        count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result, inOrder: (Int, Result) -> Status
-    ) -> [Status] {
-        let state = SharedState<Result>(count: count)
-        let workers = (0..<min(jobs, count)).map { _ in
-            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
-            JoinableThread(stackSize: 1 << 20) {
-                while let index = state.nextIndex() {
-                    state.store(work(index), at: index)
+    static func run<Item: Sendable, Result: Sendable>(
+        jobs: Int, next: @escaping @Sendable () -> Item?, work: @escaping @Sendable (Item) -> Result,
+        inOrder: (Int, Result) -> Void
+    ) {
+        let state = SharedState<Item, Result>(window: max(1, jobs) * windowPerJob, next: next)
+        let threads = WorkerThreads(limit: max(1, jobs))
+        // A worker starts the next one once it has work, so a short list costs a thread per item, not `jobs`.
+        @Sendable func worker() {
+            var started = false
+            while let (index, item) = state.take() {
+                if !started {
+                    started = true
+                    threads.startAnother(worker)
                 }
+                state.store(work(item), at: index)
             }
         }
-        var statuses: [Status] = []
-        for index in 0..<count {
-            statuses.append(inOrder(index, state.waitForResult(at: index)))
+        threads.startAnother(worker)
+        var index = 0
+        while let result = state.waitForResult(at: index) {
+            inOrder(index, result)
+            index += 1
         }
-        for worker in workers { worker.join() }
-        return statuses
+        threads.joinAll()
+    }
+
+    /// `count` jobs over indices, their results in index order; with one job, on the calling thread.
+    static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result) -> [Result] {
+        guard count > 1, jobs > 1 else { return (0..<count).map(work) }
+        let indices = IndexSource(count: count)
+        var results: [Result] = []
+        results.reserveCapacity(count)
+        run(jobs: jobs, next: indices.next, work: work, inOrder: { _, result in results.append(result) })
+        return results
     }
 }
 
-private final class SharedState<Result>: @unchecked Sendable {
-    // Every field is guarded by `condition`.
+/// The threads of one run, each started from the one before once it has work; joined at the end.
+private final class WorkerThreads: @unchecked Sendable {
+    // `threads` is guarded by `lock`.
+    private let lock = NSLock()
+    private var threads: [JoinableThread] = []
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func startAnother(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock {
+            guard threads.count < limit else { return }
+            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
+            threads.append(JoinableThread(stackSize: 1 << 20, body))
+        }
+    }
+
+    /// Joins every thread started; none can start another by then, as every item has been taken.
+    func joinAll() {
+        // Appended before a worker takes any item, hence before its results could have been waited for.
+        let all = lock.withLock { threads }
+        for thread in all { thread.join() }
+    }
+}
+
+private final class IndexSource: @unchecked Sendable {
+    // Only called by the runner, one thread at a time.
+    private var index = 0
+    let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        guard index < count else { return nil }
+        index += 1
+        return index - 1
+    }
+}
+
+private final class SharedState<Item, Result>: @unchecked Sendable {
+    // `input` is called under `inputLock`; every other field is guarded by `condition`. A worker may wait on
+    // `condition` while holding `inputLock`, never the other way round.
+    private let inputLock = NSLock()
+    private let input: () -> Item?
     private let condition = NSCondition()
-    private var next = 0
-    private var results: [Result?]
+    private let window: Int
+    private var taken = 0
+    private var handedOn = 0
+    private var ended = false
+    private var results: [Int: Result] = [:]
 
-    init(count: Int) { results = Array(repeating: nil, count: count) }
+    init(window: Int, next: @escaping () -> Item?) {
+        self.window = window
+        input = next
+    }
 
-    func nextIndex() -> Int? {
+    /// The next item and its index, once the window has room for it; nil at the end of the input.
+    func take() -> (Int, Item)? {
+        inputLock.lock()
+        defer { inputLock.unlock() }
+        condition.lock()
+        while !ended, taken - handedOn >= window { condition.wait() }
+        let done = ended
+        condition.unlock()
+        guard !done else { return nil }
+        // Read outside `condition`, so a slow input never holds up storing and handing on results.
+        let item = input()
         condition.lock()
         defer { condition.unlock() }
-        guard next < results.count else { return nil }
-        next += 1
-        return next - 1
+        guard let item else {
+            ended = true
+            condition.broadcast()
+            return nil
+        }
+        taken += 1
+        return (taken - 1, item)
     }
 
     func store(_ result: Result, at index: Int) {
@@ -50,10 +138,18 @@ private final class SharedState<Result>: @unchecked Sendable {
         condition.unlock()
     }
 
-    func waitForResult(at index: Int) -> Result {
+    /// The result at `index`, removed from the state; nil once the input has ended before it.
+    func waitForResult(at index: Int) -> Result? {
         condition.lock()
         defer { condition.unlock() }
-        while results[index] == nil { condition.wait() }
-        return results[index]!
+        while true {
+            if let result = results.removeValue(forKey: index) {
+                handedOn = index + 1
+                condition.broadcast()
+                return result
+            }
+            if ended, index >= taken { return nil }
+            condition.wait()
+        }
     }
 }

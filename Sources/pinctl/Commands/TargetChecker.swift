@@ -47,7 +47,7 @@ struct TargetChecker: Sendable {
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
             let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
             return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
-        }, inOrder: { _, outcome in outcome })
+        })
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.
