@@ -8,9 +8,11 @@ import OpenSSLWrapper
 /// result is dropped once `inOrder` has it, and the input is pulled only as slots free up (a list read from a pipe
 /// is never read ahead of the work).
 enum ConcurrentRunner {
-    /// Items `run` may have taken beyond the last one handed on, per thread: enough that a slow early item does
-    /// not idle the other threads at once, while what waits behind it stays small.
-    static let windowPerJob = 2
+    /// Items `run` may have taken beyond the last one handed on, per thread. A silent item at the head holds back
+    /// everything behind it until its timeout, and once the window is full the other threads idle too: with 2 per
+    /// thread, 300 targets of which 50 were silent at --timeout 2 took a timeout per window (10 s at --jobs 32, 4 s
+    /// at 128); with 8, the threads keep working behind the silent ones, at the cost of the results held meanwhile.
+    static let windowPerJob = 8
 
     /// `next` is called on one thread at a time, never again once it has returned nil.
     ///

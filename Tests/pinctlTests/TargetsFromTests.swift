@@ -105,18 +105,18 @@ import TestSupport
         defer { good.stop() }
         let silent = try HostilePeer(.neverAccepts)
         defer { silent.stop() }
-        // More targets behind the silent one than --jobs 3 lets wait: the window fills and frees in order.
-        let fast = Array(repeating: "127.0.0.1:\(good.port)", count: 20)
+        // More targets behind the silent one than --jobs 2 lets wait (16): the window fills and frees in order.
+        let fast = Array(repeating: "127.0.0.1:\(good.port)", count: 40)
         let list = (["127.0.0.1:\(silent.port)"] + fast).joined(separator: "\n")
 
         let result = try PinctlProcess.run(
-            ["check", "--targets-from", "-", "--jobs", "3", "--timeout", "1", "--servername", "pinning.test",
+            ["check", "--targets-from", "-", "--jobs", "2", "--timeout", "1", "--servername", "pinning.test",
              "--format", "json"] + LiveRun.anchors, input: Array(list.utf8))
 
         #expect(result.status == 3, "\(result)")
         let objects = try LiveRun.objects(result.stdout)
         #expect(objects.map { $0["target"] as? String } == ["127.0.0.1:\(silent.port)"] + fast)
-        #expect(objects.map(LiveRun.reasonCode) == ["timeout"] + Array(repeating: nil, count: 20))
-        #expect(good.serverNamesReceived.count == 20)
+        #expect(objects.map(LiveRun.reasonCode) == ["timeout"] + Array(repeating: nil, count: 40))
+        #expect(good.serverNamesReceived.count == 40)
     }
 }

@@ -47,8 +47,12 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
-    /// Targets checked at once by default.
-    static let defaultJobs = 16
+    /// Targets checked at once by default. A check mostly waits (on the network, or on a silent target until its
+    /// timeout), so the default is sized for waiting, not for the CPUs. Measured with 300 loopback targets of which
+    /// 50 are silent, at --timeout 2: 16 at once took 8.1 s, 64 took 2.8 s, 128 take 2.5 s, 256 took 2.4 s. Each
+    /// handshake under way costs about 90 KB (1,000 targets peak at 31 MiB with 16, 42 MiB with 128), and the
+    /// threads start only as targets come, so a short list costs no more than before.
+    static let defaultJobs = 128
 
     func validate() throws {
         guard !targets.isEmpty || targetsFrom != nil || policyOptions.config != nil else {
