@@ -119,4 +119,28 @@ import TestSupport
         #expect(objects.map(LiveRun.reasonCode) == ["timeout"] + Array(repeating: nil, count: 40))
         #expect(good.serverNamesReceived.count == 40)
     }
+
+    @Test func silentTargetsWaitSideBySideNotOneWindowAfterAnother() throws {
+        let good = try LiveRun.server()
+        defer { good.stop() }
+        let silent = try HostilePeer(.neverAccepts)
+        defer { silent.stop() }
+        // 48 silent targets: 16 at a time (the threads started before any target waits) would take 3 timeouts.
+        let targets = (0..<60).map { "127.0.0.1:\($0 % 5 == 0 ? good.port : silent.port)" }
+        let slack = try LiveRun.slack()
+
+        let clock = ContinuousClock()
+        let began = clock.now
+        let result = try PinctlProcess.run(
+            ["check", "--targets-from", "-", "--timeout", "2", "--servername", "pinning.test", "--format", "json"]
+                + LiveRun.anchors, input: Array(targets.joined(separator: "\n").utf8))
+        let seconds = (clock.now - began) / .seconds(1)
+
+        #expect(result.status == 3, "\(result)")
+        let objects = try LiveRun.objects(result.stdout)
+        #expect(objects.map { $0["target"] as? String } == targets)
+        #expect(objects.filter { LiveRun.reasonCode($0) == "timeout" }.count == 48)
+        #expect(good.serverNamesReceived.count == 12)
+        #expect(seconds < 2 + slack, "the silent targets waited side by side: took \(seconds) s")
+    }
 }

@@ -47,11 +47,11 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
-    /// Targets checked at once by default. A check mostly waits (on the network, or on a silent target until its
-    /// timeout), so the default is sized for waiting, not for the CPUs. Measured with 300 loopback targets of which
-    /// 50 are silent, at --timeout 2: 16 at once took 8.1 s, 64 took 2.8 s, 128 take 2.5 s, 256 took 2.4 s. Each
-    /// handshake under way costs about 90 KB (1,000 targets peak at 31 MiB with 16, 42 MiB with 128), and the
-    /// threads start only as targets come, so a short list costs no more than before.
+    /// Targets checked at once by default, at most. A check mostly waits (on the network, or on a silent target until
+    /// its timeout), so the default is sized for waiting, not for the CPUs; the runner goes beyond 16 threads only for
+    /// targets that wait, so fast ones do not pay for the rest (about 90 KB each). Measured with 300 loopback targets
+    /// of which 50 are silent, at --timeout 2: 16 at once took 8.1 s, 128 take 2.6 s, as 256 do; 1,000 loopback
+    /// targets peak at 31 MiB (42 MiB when all 128 ran from the start).
     static let defaultJobs = 128
 
     func validate() throws {
