@@ -34,15 +34,17 @@ enum ConcurrentRunner {
         let working = min(jobs, workingThreads)
         let state = SharedState<Item, Result>(window: jobs * windowPerJob, next: next)
         let threads = WorkerThreads()
-        // A worker starts the next one once it has work, so a short list costs a thread per item, not `jobs`.
-        @Sendable func worker() {
+        // A worker starts the next one once it has work, so a short list costs a thread per item, not `jobs`; one
+        // started beside a waiting item ends once no more wait than there are threads beyond `working`.
+        @Sendable func worker(id: Int) {
             var started = false
             while let (index, item) = state.take() {
                 if !started {
                     started = true
                     threads.startAnother(worker, whileFewerThan: working)
                 }
-                state.store(work(item), at: index)
+                let waiting = state.store(work(item), at: index)
+                if threads.retire(id, whenMoreThan: working + waiting) { return }
             }
         }
         threads.startAnother(worker, whileFewerThan: working)
@@ -52,6 +54,7 @@ enum ConcurrentRunner {
         }) {
             inOrder(index, result)
             index += 1
+            threads.joinRetired()
         }
         threads.joinAll()
     }
@@ -67,32 +70,62 @@ enum ConcurrentRunner {
     }
 }
 
-/// The threads of one run, each started from the one before once it has work; joined at the end.
+/// The threads of one run, each started from the one before once it has work, or beside an item that waits; each
+/// joined once it has retired, or at the end.
 private final class WorkerThreads: @unchecked Sendable {
-    // `threads` is guarded by `lock`.
+    // Every field is guarded by `lock`.
     private let lock = NSLock()
-    private var threads: [JoinableThread] = []
+    private var running: [Int: JoinableThread] = [:]
+    private var retired: [JoinableThread] = []
+    private var nextID = 0
 
     /// Starts one more thread, unless `limit` are running.
-    func startAnother(_ body: @escaping @Sendable () -> Void, whileFewerThan limit: Int) {
+    func startAnother(_ body: @escaping @Sendable (Int) -> Void, whileFewerThan limit: Int) {
         lock.withLock {
-            guard threads.count < limit else { return }
-            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
-            threads.append(JoinableThread(stackSize: 1 << 20, body))
+            if running.count < limit { launch(body) }
         }
     }
 
-    /// Starts as many threads as it takes to have `limit`.
-    func start(_ body: @escaping @Sendable () -> Void, upTo limit: Int) {
+    /// Starts as many threads as it takes to have `limit` running.
+    func start(_ body: @escaping @Sendable (Int) -> Void, upTo limit: Int) {
         lock.withLock {
-            while threads.count < limit { threads.append(JoinableThread(stackSize: 1 << 20, body)) }
+            while running.count < limit { launch(body) }
         }
+    }
+
+    /// Called with `lock` held, so the thread cannot retire before it is recorded as running.
+    private func launch(_ body: @escaping @Sendable (Int) -> Void) {
+        let id = nextID
+        nextID += 1
+        // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
+        running[id] = JoinableThread(stackSize: 1 << 20) { body(id) }
+    }
+
+    /// True when thread `id` should end, as more than `needed` are running; it is then joined by `joinRetired`.
+    func retire(_ id: Int, whenMoreThan needed: Int) -> Bool {
+        lock.withLock {
+            guard running.count > needed, let thread = running.removeValue(forKey: id) else { return false }
+            retired.append(thread)
+            return true
+        }
+    }
+
+    /// Joins the threads that have retired: their stacks and OpenSSL's state for them go now, not at the end.
+    func joinRetired() {
+        let ending = lock.withLock {
+            defer { retired.removeAll() }
+            return retired
+        }
+        for thread in ending { thread.join() }
     }
 
     /// Joins every thread started; none can start another by then, as every item has been taken.
     func joinAll() {
-        // Appended before a worker takes any item, hence before its results could have been waited for.
-        let all = lock.withLock { threads }
+        // Recorded before a worker takes any item, hence before its results could have been waited for.
+        let all = lock.withLock {
+            defer { retired.removeAll() }
+            return Array(running.values) + retired
+        }
         for thread in all { thread.join() }
     }
 }
@@ -154,12 +187,18 @@ private final class SharedState<Item, Result>: @unchecked Sendable {
         return (taken - 1, item)
     }
 
-    func store(_ result: Result, at index: Int) {
+    /// Returns how many items have run longer than `waitingAfter` by now.
+    func store(_ result: Result, at index: Int) -> Int {
         condition.lock()
+        defer { condition.unlock() }
         results[index] = result
         started[index] = nil
         condition.broadcast()
-        condition.unlock()
+        return waitingCount(at: .now)
+    }
+
+    private func waitingCount(at now: ContinuousClock.Instant) -> Int {
+        started.values.count { now - $0 >= ConcurrentRunner.waitingAfter }
     }
 
     /// The result at `index`, removed from the state; nil once the input has ended before it. While it waits, it
@@ -177,7 +216,7 @@ private final class SharedState<Item, Result>: @unchecked Sendable {
             let now = ContinuousClock.now
             if now - lastLook >= ConcurrentRunner.waitingAfter / 2 {
                 lastLook = now
-                let count = started.values.count { now - $0 >= ConcurrentRunner.waitingAfter }
+                let count = waitingCount(at: now)
                 if count > 0 {
                     condition.unlock()
                     waiting(count)
