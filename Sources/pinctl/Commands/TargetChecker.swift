@@ -58,7 +58,7 @@ struct TargetChecker: Sendable {
                 }
             }
             return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
-        }, inOrder: { _, outcome in outcome })
+        })
     }
 
     /// Each trusted report with the revocation check it needs: `--revocation`'s, else the one its library asked for

@@ -98,6 +98,14 @@ final class Reporter: @unchecked Sendable {
         }
     }
 
+    /// Hands what is printed so far on to the reader at once: a long run's results stream out as they come, even
+    /// into a pipe, which would otherwise hold them until a buffer fills.
+    func flush() {
+        guard output.format == .text || output.format == .json else { return }
+        // nil: every output stream; naming `stdout` would touch a C global Swift 6 cannot prove safe.
+        fflush(nil)
+    }
+
     /// A further failure for the same target (another app of the policy file): recorded, not said again on stderr.
     func emitQuietly(_ failure: FailureReport) {
         switch output.format {
