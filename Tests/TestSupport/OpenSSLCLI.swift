@@ -72,23 +72,19 @@ extension OpenSSLCLI {
 
     /// `openssl x509 -noout -enddate` of a certificate, as ISO 8601 UTC: an oracle independent of pinctl.
     public static func notAfter(_ file: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["date", "-u", "-d",
-                             try output(["x509", "-in", file, "-noout", "-enddate"]).replacingOccurrences(of: "notAfter=", with: ""),
-                             "+%Y-%m-%dT%H:%M:%SZ"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let date = try output(["x509", "-in", file, "-noout", "-enddate"]).replacingOccurrences(of: "notAfter=", with: "")
+        return try standardOutput(["date", "-u", "-d", date, "+%Y-%m-%dT%H:%M:%SZ"])
     }
 
     private static func output(_ arguments: [String]) throws -> String {
+        try standardOutput(["openssl"] + arguments)
+    }
+
+    /// What a command found on the PATH prints, trimmed.
+    private static func standardOutput(_ command: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
+        process.arguments = command
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -29,7 +29,18 @@ enum LiveRun {
     /// How much longer than its timeout a run may take: 1.5 s, plus what starting a pinctl process costs now, which
     /// under AddressSanitizer on a loaded machine is itself a second or more.
     static func slack() throws -> Double {
-        1.5 + (try timed(["--version"]).1)
+        1.5 + (try startup())
+    }
+
+    /// DESIGN §11's bound for a peer that misbehaves: `--timeout` plus one second, plus what starting pinctl costs
+    /// now (AddressSanitizer, load).
+    static func failureBound(timeout: Double) throws -> Double {
+        timeout + 1 + (try startup())
+    }
+
+    /// The wall time of `pinctl --version`: what starting a pinctl process costs on this machine now.
+    static func startup() throws -> Double {
+        try timed(["--version"]).1
     }
 
     /// Every line of `text` parsed as one JSON object.

@@ -1,3 +1,5 @@
+import OpenSSLWrapper
+
 /// A configuration file that pinctl cannot use, with the place at fault: the file, the line (and column) and the key
 /// path, e.g. `pinctl.yaml:12:7: apps[1].library: unknown library 'okhtp'`.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
@@ -23,5 +25,14 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
             if let column { place += ":\(column)" }
         }
         return place + ": " + (keyPath.map { $0.isEmpty ? "" : $0 + ": " } ?? "") + message
+    }
+
+    /// The bytes of the configuration file at `path`; why it cannot be read is an error naming the file.
+    static func contents(of path: String) throws(ConfigurationError) -> [UInt8] {
+        do {
+            return try FileInput.read(path)
+        } catch {
+            throw ConfigurationError(file: path, message: error.reason)
+        }
     }
 }

@@ -38,13 +38,7 @@ public struct PolicyFile: Sendable {
 
     /// Reads and checks a policy file; every problem names the file, the line and the key.
     public static func load(_ path: String) throws(ConfigurationError) -> PolicyFile {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileInput.read(path)
-        } catch {
-            throw ConfigurationError(file: path, message: error.reason)
-        }
-        return try load(bytes, path: path)
+        try load(try ConfigurationError.contents(of: path), path: path)
     }
 
     /// Checks the bytes of the policy file at `path` (which only names it in errors and anchors its relative paths).

@@ -11,7 +11,7 @@ public enum NSCXMLReader {
     public static func read(_ path: String, debuggable: Bool = false) throws(ConfigurationError)
         -> NetworkSecurityConfig
     {
-        try read(try contents(path), path: path, debuggable: debuggable)
+        try read(try ConfigurationError.contents(of: path), path: path, debuggable: debuggable)
     }
 
     /// Reads `bytes` as the file at `path`, whose folder still locates `@raw/` resources and the `_debug` companion.
@@ -25,7 +25,7 @@ public enum NSCXMLReader {
         // resource." A release build never reads it.
         if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
             var companionReader = Reader(path: companion, debuggable: true)
-            let root = try element(try contents(companion), path: companion)
+            let root = try element(try ConfigurationError.contents(of: companion), path: companion)
             debugAnchors = try companionReader.debugOverridesOnly(root)
         }
         var notes = reader.notes
@@ -34,14 +34,6 @@ public enum NSCXMLReader {
         }
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
                                      debugAnchors: debugAnchors, path: path, notes: notes)
-    }
-
-    private static func contents(_ path: String) throws(ConfigurationError) -> [UInt8] {
-        do {
-            return try FileInput.read(path)
-        } catch {
-            throw ConfigurationError(file: path, message: error.reason)
-        }
     }
 
     private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {

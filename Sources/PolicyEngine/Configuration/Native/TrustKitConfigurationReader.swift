@@ -8,13 +8,7 @@ public enum TrustKitConfigurationReader {
     public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
         -> (policy: TrustKitPolicy, notes: [String])
     {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileInput.read(path)
-        } catch {
-            throw ConfigurationError(file: path, message: error.reason)
-        }
-        return try read(bytes, path: path, hosts: hosts)
+        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts)
     }
 
     /// Reads `bytes` as the file at `path`, which only names it in errors and pin sources.

@@ -15,13 +15,7 @@ public enum OkHttpSourceReader {
     public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
         -> (policy: OkHttpPolicy, notes: [String])
     {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileInput.read(path)
-        } catch {
-            throw ConfigurationError(file: path, message: error.reason)
-        }
-        return try read(bytes, path: path, hosts: hosts)
+        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts)
     }
 
     /// Reads `bytes` as the file at `path`, whose name's suffix says the form (`.kt`, `.kts`, `.java`, or a text list).
