@@ -38,9 +38,14 @@ let package = Package(
             providers: [.apt(["libpsl-dev", "publicsuffix"])]
         ),
         .target(name: "PublicSuffix", dependencies: ["CLibPSL"]),
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
         .target(
             name: "PolicyEngine",
-            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", .product(name: "Yams", package: "Yams")]
+            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", "CJansson", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "Exporter",
@@ -64,7 +69,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper", "Transport"], path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
         .testTarget(name: "OpenSSLWrapperTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
         .testTarget(name: "PolicyEngineTests", dependencies: ["PolicyEngine", "OpenSSLWrapper", "TestSupport"]),

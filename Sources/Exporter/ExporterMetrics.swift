@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Prometheus
 
 /// The exporter's own metrics (`GET /metrics`): probes by outcome and their durations, requests refused, slots in

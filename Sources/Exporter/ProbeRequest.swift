@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenSSLWrapper
 import PolicyEngine
@@ -66,7 +66,7 @@ struct ProbeRequest: Sendable {
     /// or half the scrape timeout when that is shorter.
     static func timeout(_ configured: Double, scrapeTimeout: String?) throws(Refusal) -> Double {
         guard let scrapeTimeout else { return configured }
-        guard let seconds = Double(scrapeTimeout.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0
+        guard let seconds = Double(scrapeTimeout.trimming(\.isBlank)), seconds.isFinite, seconds > 0
         else {
             throw Refusal(status: .badRequest, message: "\(scrapeTimeoutHeader): '\(scrapeTimeout)' is not a number of "
                 + "seconds above 0")

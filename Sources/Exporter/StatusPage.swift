@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PolicyEngine
 
 /// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// Why bytes that should hold certificates do not.
 public struct CertificateParseError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// The inputs of one `X509_STORE_CTX` run besides the certificates.
 public struct VerificationOptions: Sendable {

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// One `X509_STORE_CTX` run with the settings of DESIGN §2, and the checks Apple makes that OpenSSL 3.0 does not.
 public enum ChainVerifier {

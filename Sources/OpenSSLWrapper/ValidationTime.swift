@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The instants a chain can be validated at: those both `time_t` and an ASN.1 time (years 0001 to 9999) can hold.
 ///

@@ -1,5 +1,6 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// DESIGN §2's OpenSSL settings for every validation, applied to one context's `X509_VERIFY_PARAM`.
 enum VerificationSettings {

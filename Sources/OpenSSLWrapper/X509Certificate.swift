@@ -1,5 +1,6 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One X.509 certificate, owning its `X509*`.
 ///
@@ -202,7 +203,7 @@ extension X509Certificate {
         switch raw.count {
         case 4: family = AF_INET
         case 16: family = AF_INET6
-        default: return raw.map { String(format: "%02X", $0) }.joined()
+        default: return Hex.upper(raw)
         }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(family, raw, &text, socklen_t(text.count)) != nil else { return "" }

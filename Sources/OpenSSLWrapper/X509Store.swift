@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// A set of trust anchors, owning its `X509_STORE*`, and knowing where each came from.
 // @unchecked Sendable: OpenSSL locks an X509_STORE internally; after construction pinctl only verifies against it.

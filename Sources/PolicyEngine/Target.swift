@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// A server to connect to: `host`, `host:port`, `[v6]:port`, a bare IPv6 literal, or an `https://` URL.

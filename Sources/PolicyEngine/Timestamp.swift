@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// ISO 8601 UTC timestamps, the one date format pinctl reads and prints.

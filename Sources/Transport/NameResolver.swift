@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Name resolution with getaddrinfo, bounded by the operation's deadline.
@@ -54,10 +54,10 @@ package enum NameResolver {
         _ lookup: @escaping Lookup, _ host: String, _ port: UInt16, _ family: AddressFamily, _ deadline: Deadline
     ) -> Result<[SocketAddress], LookupFailure>? {
         let pending = PendingLookup()
-        Thread.detachNewThread {
+        JoinableThread {
             pending.result = lookup(host, port, family)
             pending.done.signal()
-        }
+        }.detach()
         let (seconds, attoseconds) = deadline.remaining.components
         let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let wait = DispatchTime.now() + .nanoseconds(nanoseconds)

@@ -27,12 +27,18 @@ public struct XMLParseError: Error, Sendable, CustomStringConvertible {
     public let message: String
 
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
 }
 
 /// Parses XML with libxml2: no network, no DTD loading, no entity substitution; a document with a DOCTYPE is
-/// refused (no configuration pinctl reads has one, and entity tricks live there).
+/// refused (entity tricks live there), except, with `externalDoctype`, one that only names an external DTD, which is
+/// never loaded: every property list starts with `<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "…">`.
 public enum XMLDocumentReader {
-    public static func parse(_ bytes: [UInt8]) throws(XMLParseError) -> XMLElement {
+    public static func parse(_ bytes: [UInt8], externalDoctype: Bool = false) throws(XMLParseError) -> XMLElement {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_NOCDATA.rawValue)
         guard let context = xmlNewParserCtxt() else { fatalError("xmlNewParserCtxt: out of memory") }
@@ -57,9 +63,10 @@ public enum XMLDocumentReader {
         }
         guard let document = parsed else { throw XMLParseError(line: 0, message: "not well-formed XML") }
         defer { xmlFreeDoc(document) }
-        if let subset = document.pointee.intSubset {
+        if let subset = document.pointee.intSubset, !externalDoctype || subset.pointee.children != nil {
             throw XMLParseError(line: Int(xmlGetLineNo(UnsafeMutableRawPointer(subset).assumingMemoryBound(to: xmlNode.self))),
-                                message: "a DOCTYPE declaration is not accepted")
+                                message: externalDoctype ? "a DOCTYPE that declares anything itself is not accepted"
+                                    : "a DOCTYPE declaration is not accepted")
         }
         guard let root = xmlDocGetRootElement(document) else {
             throw XMLParseError(line: 0, message: "no root element")

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
+import Transport
 
 /// Runs blocking jobs on at most `jobs` threads, handing results to `inOrder` in input order as soon as each one and
 /// all before it are done, so output streams in the order given while the work overlaps.
@@ -74,7 +76,7 @@ enum ConcurrentRunner {
 /// joined once it has retired, or at the end.
 private final class WorkerThreads: @unchecked Sendable {
     // Every field is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = ThreadCondition()
     private var running: [Int: JoinableThread] = [:]
     private var retired: [JoinableThread] = []
     private var nextID = 0
@@ -147,9 +149,9 @@ private final class IndexSource: @unchecked Sendable {
 private final class SharedState<Item, Result>: @unchecked Sendable {
     // `input` is called under `inputLock`; every other field is guarded by `condition`. A worker may wait on
     // `condition` while holding `inputLock`, never the other way round.
-    private let inputLock = NSLock()
+    private let inputLock = ThreadCondition()
     private let input: () -> Item?
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private let window: Int
     private var taken = 0
     private var handedOn = 0
@@ -225,7 +227,7 @@ private final class SharedState<Item, Result>: @unchecked Sendable {
                 }
             }
             // Woken by every result stored, or after a while to look for items that wait.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            condition.wait(for: .milliseconds(50))
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 
 @main
@@ -42,7 +43,7 @@ struct Pinctl: ParsableCommand {
         }
         // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift
         // tags with enum cases, so what is still alive at exit() can read as leaked.
-        Foundation.exit(status)
+        Glibc.exit(status)
     }
 
     /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).

@@ -157,6 +157,54 @@ private let expirationCases: [(text: String, day: String?)] = [
         }
     }
 
+    /// pinctl reads XML property lists with libxml2 and JSON with Jansson: each mistake is refused at its line, with
+    /// words a person can act on (expected lines and words written by hand from the text).
+    @Test("malformed property lists and JSON", arguments: [(String, Int?, String)]([
+        (#"<plist version="1.0"><dict><key>a</key></dict></plist>"#, 1, "the key 'a' has no value"),
+        ("<plist>\n<dict>\n<key>a</key><string>x</string>\n<key>a</key><string>y</string>\n</dict></plist>", 4,
+         "the key 'a' is given twice in this <dict>"),
+        ("<plist>\n<dict>\n<string>x</string>\n</dict></plist>", 3, "<string> inside <dict> where a <key> belongs"),
+        ("<plist>\n<dict>\n<key>a</key>\n<integer>12x</integer></dict></plist>", 4,
+         "<integer> holds '12x', not a whole number"),
+        ("<plist>\n<set/>\n</plist>", 2, "<set> is no property list element"),
+        ("<plist><string>a</string><string>b</string></plist>", 1, "<plist> holds 2 values, not one"),
+        ("<dict>\n<key>a</key><true/></dict>", 1, "the root element is <dict>, not <plist>"),
+        ("<plist>\n<date>2026-13-01T00:00:00Z</date></plist>", 2, "<date> holds '2026-13-01T00:00:00Z'"),
+        // libxml2 keeps no line for a DOCTYPE.
+        ("<!DOCTYPE plist [<!ENTITY x \"y\">]>\n<plist><string>&x;</string></plist>", nil,
+         "a DOCTYPE that declares anything itself is not accepted"),
+        ("{\n\"TSKPinnedDomains\": {},\n\"TSKPinnedDomains\": {}\n}", 3, "duplicate object key"),
+    ]))
+    func aMalformedDocumentIsRefusedAtItsLine(_ text: String, _ line: Int?, _ words: String) throws {
+        try TemporaryDirectory.with { directory in
+            let path = try directory.write(text.hasPrefix("{") ? "TSKConfiguration.json" : "Info.plist", text: text)
+            let error = try #require(trustKitRefusal(path))
+            #expect(error.line == line, "\(error)")
+            #expect(error.message.contains(words), "\(error)")
+        }
+    }
+
+    /// What FoundationEssentials' reader gave pinctl is what Foundation's writer wrote: every type, in XML and binary.
+    @Test func everyPropertyListTypeIsReadAsFoundationWroteIt() throws {
+        let plist: [String: Any] = [TrustKitKey.configuration: [
+            TrustKitKey.pinnedDomains: ["example.com": [
+                TrustKitKey.publicKeyHashes: [TKSummary.pin("leaf.pem"), TKSummary.pin("root-ca.pem")],
+                TrustKitKey.includeSubdomains: true, TrustKitKey.enforcePinning: 1,
+            ]],
+            "Unknown": ["a": Data([1, 2]), "b": 2.5, "c": Date(timeIntervalSince1970: 0), "d": -0x7FFF_FFFF_FFFF_FFFF],
+        ]]
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            try TemporaryDirectory.with { directory in
+                let data = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
+                let (policy, notes) = try readTrustKit(try directory.write("Info.plist", bytes: [UInt8](data)))
+                #expect(TKSummary.of(policy) == ["example.com": TKSummary.line(
+                    [TKSummary.pin("leaf.pem"), TKSummary.pin("root-ca.pem")], subdomains: true)], "\(format)")
+                #expect(notes.contains { $0.hasSuffix("TSKConfiguration.Unknown: ignored: TrustKit does not know this key") },
+                        "\(notes)")
+            }
+        }
+    }
+
     @Test func hostsOfTheAppEntryAreKeptBesideTheDomains() throws {
         let policy = try TrustKitConfigurationReader.read(TrustKitFixtures.path("Info.plist"),
                                                           hosts: ["login.example.org"]).policy

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OpenSSLWrapper
+import Transport
 
 /// Why a test server or hostile peer could not be set up.
 public struct TestServerError: Error, CustomStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import OpenSSLWrapper
+import Transport
 
 /// An `openssl s_server` on a loopback address, for what the in-process server does not do: an RSA and an ECDSA
 /// certificate at once (`-cert`/`-dcert`), one protocol version only, a stapled OCSP response (`-status_file`).

@@ -29,8 +29,8 @@ private let domains = "TSKConfiguration.TSKPinnedDomains."
 
 private let malformed = [
     TKMalformed("bad_not_plist.plist", line: 13, "",
-                "not a property list (XML or binary) or JSON: Close tag on line 13"),
-    TKMalformed("bad_not_json.json", line: 5, "", "not JSON: Invalid value"),
+                "not a property list (XML or binary) or JSON: Opening and ending tag mismatch: string line 13 and strin"),
+    TKMalformed("bad_not_json.json", line: 5, "", "not JSON: invalid token near 'yes'"),
     TKMalformed("bad_truncated-binary.plist", "", "a binary property list that cannot be read (cut short or damaged)"),
     TKMalformed("bad_top_array.json", "", "holds an array, not a dictionary"),
     TKMalformed("bad_no_configuration.plist", "TSKConfiguration", "not found: the file is neither an Info.plist"),

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// One X.509 CRL, owning its `X509_CRL*`.
 // @unchecked Sendable: the X509_CRL* is never mutated after parsing; lookups only read it.

@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// OCSP (RFC 6960) with OpenSSL's own API: the request for one certificate, and the judgement of a response.
 public enum OCSPExchange {

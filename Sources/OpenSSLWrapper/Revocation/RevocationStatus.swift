@@ -1,5 +1,5 @@
 internal import COpenSSL
-import Foundation
+import FoundationEssentials
 
 /// What one revocation source says about one certificate at the evaluation time.
 public enum RevocationAnswer: Sendable, Equatable {

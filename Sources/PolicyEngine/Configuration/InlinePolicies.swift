@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The inline `policy:` forms of a policy file, one per library (DESIGN §7), decoded into policy values.

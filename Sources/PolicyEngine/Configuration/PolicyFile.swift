@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// A policy file (`pinctl.yaml`, DESIGN §7): the apps a team ships — each a library, its pinning as shipped, the

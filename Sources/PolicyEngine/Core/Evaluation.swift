@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// What every evaluation of a run shares: the anchors standing for the platform's store, the time, the warning window.

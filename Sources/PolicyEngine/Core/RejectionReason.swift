@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// Why a policy rejected a chain, with the evidence a person needs to act on it; one case per JSON `reason.code`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The textual pin forms of DESIGN §4.
@@ -13,8 +13,8 @@ public enum PinFormat {
 
     /// Parses one pin in either accepted form; the error says what is wrong with it.
     public static func parse(_ raw: String) -> Result<[UInt8], PinSyntaxError> {
-        var text = raw.trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix(";") { text = String(text.dropLast()).trimmingCharacters(in: .whitespaces) }
+        var text = raw.trimming(\.isBlank)
+        if text.hasSuffix(";") { text = text.dropLast().trimming(\.isBlank) }
         let base64: Substring
         if text.hasPrefix("sha256/") {
             base64 = text.dropFirst("sha256/".count)

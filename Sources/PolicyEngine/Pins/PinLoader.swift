@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// A bad input: a file, line or flag the user must fix (exit 2).
@@ -119,7 +119,7 @@ public enum PinLoader {
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
-            let content = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            let content = line.trimming(\.isBlankOrNewline)
             guard !content.isEmpty else { continue }
             switch PinFormat.parse(content) {
             case .success(let hash):

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The hash of a DER SubjectPublicKeyInfo a key pin holds: SHA-256 (every library) or SHA-1 (OkHttp's `sha1/`).

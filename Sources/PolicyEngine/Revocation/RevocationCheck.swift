@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// Judges revocation evidence against an evaluation's built chain: a trusted verdict becomes `revoked` or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The pins a policy applies to one host, how each is compared, and when they stop applying: what `lint` attributes

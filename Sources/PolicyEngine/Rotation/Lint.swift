@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// One finding of `lint`: what is wrong or worth knowing, how bad, and what to do.

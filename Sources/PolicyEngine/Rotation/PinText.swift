@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// A pin as someone wrote it, read every way it could be meant: an optional prefix, then bytes in base64, base64url,
@@ -17,7 +17,7 @@ struct PinText {
     let body: Substring
 
     init(_ raw: String) {
-        let text = Substring(raw.trimmingCharacters(in: .whitespaces))
+        let text = Substring(raw.trimming(\.isBlank))
         for prefix in ["sha256/", "sha1/"] where text.hasPrefix(prefix) {
             self.prefix = prefix
             body = text.dropFirst(prefix.count)

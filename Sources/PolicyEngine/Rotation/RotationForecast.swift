@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The four events a server's chain goes through, and what each changes (DESIGN §10).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An HTTP proxy as curl reads `--proxy` and the proxy variables: `[http://][USER[:PASS]@]HOST[:PORT][/]`.
 public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
@@ -23,7 +23,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String, origin: String) throws(ProxySettingError) {
         self.origin = origin
         var rest = Substring(text)
-        if let schemeEnd = rest.range(of: "://") {
+        if let schemeEnd = rest.firstRange(of: "://") {
             let scheme = rest[..<schemeEnd.lowerBound].lowercased()
             guard scheme == "http" else {
                 throw ProxySettingError("\(origin) \(Self.redacted(text)): a \(scheme):// proxy is not supported; pinctl speaks to "
@@ -39,8 +39,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
             let credentials = rest[..<at]
             rest = rest[rest.index(after: at)...]
             let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let decodedUser = String(parts[0]).removingPercentEncoding,
-                let decodedPassword = (parts.count > 1 ? String(parts[1]) : "").removingPercentEncoding
+            guard let decodedUser = Self.percentDecoded(parts[0]),
+                let decodedPassword = Self.percentDecoded(parts.count > 1 ? parts[1] : "")
             else {
                 throw ProxySettingError("\(origin): the proxy credentials hold a malformed %-escape")
             }
@@ -83,10 +83,33 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         return (String(host), port)
     }
 
+    /// A URL's user or password with its %-escapes decoded (RFC 3986 §2.1); nil for a malformed escape or bytes
+    /// that are not UTF-8, as curl refuses them.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var rest = text.utf8[...]
+        while let byte = rest.popFirst() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard rest.count >= 2, let high = hexValue(rest.removeFirst()), let low = hexValue(rest.removeFirst())
+            else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// The setting with any password replaced, for messages.
     static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@") else { return text }
-        let start = text.range(of: "://")?.upperBound ?? text.startIndex
+        let start = text.firstRange(of: "://")?.upperBound ?? text.startIndex
         return String(text[..<start]) + "…" + String(text[at...])
     }
 

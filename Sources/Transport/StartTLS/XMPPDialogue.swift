@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// RFC 6120 §5.4: the client's stream header, the server's features listing <starttls/>, then <starttls/> answered
 /// by <proceed/>. Read as text, the way `openssl s_client -starttls xmpp` does: a probe needs no XML parser.
@@ -10,7 +10,7 @@ extension StartTLSDialogue {
             + "xmlns:stream='http://etherx.jabber.org/streams' to='\(Self.escaped(domain))' version='1.0'>")
         let features = try readUntil("stream features") { text in
             for end in ["</stream:features>", "<stream:features/>", "</stream:error>", "</stream:stream>"] {
-                if let range = text.range(of: end) { return Self.byteCount(text, to: range.upperBound) }
+                if let range = text.firstRange(of: end) { return Self.byteCount(text, to: range.upperBound) }
             }
             return nil
         }
@@ -22,7 +22,7 @@ extension StartTLSDialogue {
         try send("<starttls xmlns='\(Self.tlsNamespace)'/>")
         let answer = try readUntil("answer to <starttls/>") { text in
             for name in ["<proceed", "<failure"] {
-                guard let start = text.range(of: name), let close = text[start.upperBound...].firstIndex(of: ">")
+                guard let start = text.firstRange(of: name), let close = text[start.upperBound...].firstIndex(of: ">")
                 else { continue }
                 // Only through the element: what follows it is judged as bytes sent before the handshake.
                 return Self.byteCount(text, to: text.index(after: close))
@@ -56,11 +56,11 @@ extension StartTLSDialogue {
 
     /// The element `<name …>…</name>` or `<name …/>` as text, from its start; nil when absent.
     private static func element(_ name: String, in text: String) -> String? {
-        guard let start = text.range(of: "<" + name + " ") ?? text.range(of: "<" + name + ">")
-            ?? text.range(of: "<" + name + "/>")
+        guard let start = text.firstRange(of: "<" + name + " ") ?? text.firstRange(of: "<" + name + ">")
+            ?? text.firstRange(of: "<" + name + "/>")
         else { return nil }
         let rest = text[start.lowerBound...]
-        if let end = rest.range(of: "</" + name + ">") { return String(rest[..<end.upperBound]) }
+        if let end = rest.firstRange(of: "</" + name + ">") { return String(rest[..<end.upperBound]) }
         if let end = rest.firstIndex(of: ">") { return String(rest[...end]) }
         return String(rest)
     }
@@ -72,7 +72,6 @@ extension StartTLSDialogue {
 
     /// A domain inside a single-quoted XML attribute.
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;")
-            .replacingOccurrences(of: "<", with: "&lt;")
+        text.replacing("&", with: "&amp;").replacing("'", with: "&apos;").replacing("<", with: "&lt;")
     }
 }

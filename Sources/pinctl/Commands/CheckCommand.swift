@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -160,14 +161,14 @@ final class Progress: @unchecked Sendable {
         guard enabled else { return }
         if let total {
             guard done < total else { return }
-            FileHandle.standardError.write(Data("checked \(done)/\(total)…".utf8))
+            Terminal.write(Array("checked \(done)/\(total)…".utf8), to: STDERR_FILENO)
         } else {
-            FileHandle.standardError.write(Data("checked \(done)…".utf8))
+            Terminal.write(Array("checked \(done)…".utf8), to: STDERR_FILENO)
         }
     }
 
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.write(Array("\r\u{1B}[K".utf8), to: STDERR_FILENO)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -180,7 +181,7 @@ struct ConfigExportCommand: ParsableCommand {
                 if let out {
                     try OutputFile(path: out).write(bytes, force: force)
                 } else {
-                    FileHandle.standardOutput.write(Data(bytes))
+                    Terminal.write(bytes, to: STDOUT_FILENO)
                 }
             case .directory(var files):
                 guard let out else { throw InputError("a \(form.rawValue) is a directory: give --out DIR") }

@@ -1,6 +1,7 @@
 import ArgumentParser
+import Dispatch
 import Exporter
-import Foundation
+import FoundationEssentials
 import Logging
 import OpenSSLWrapper
 import PolicyEngine

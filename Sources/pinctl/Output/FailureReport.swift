@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PolicyEngine
 
 /// When no evaluation could happen: DESIGN §5's `error` verdict, with the same identifying fields as a judged one.

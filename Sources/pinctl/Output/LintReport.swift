@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 import PolicyEngine
 import XMLTree
@@ -106,7 +107,7 @@ final class LintReporter {
     func finish() {
         switch output.format {
         case .junit:
-            FileHandle.standardOutput.write(Data(junit))
+            Terminal.write(Array(junit), to: STDOUT_FILENO)
         case .sarif:
             print(sarif.serialized)
         default:

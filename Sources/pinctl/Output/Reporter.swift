@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -90,7 +91,7 @@ final class Reporter: @unchecked Sendable {
             guard let summary, !output.quiet || !summary.broken.isEmpty else { return }
             print(summary.line)
         case .junit:
-            FileHandle.standardOutput.write(Data(JUnitReport(collected).document))
+            Terminal.write(Array(JUnitReport(collected).document), to: STDOUT_FILENO)
         case .sarif:
             print(SARIFReport(collected).json.serialized)
         case .json:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import OpenSSLWrapper
 
 /// Where output goes, and whether it may be coloured.
@@ -40,7 +41,19 @@ enum Terminal {
 
     /// Writes `message` to stderr as it is: callers pass text they made safe.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
+        write(Array((message.hasSuffix("\n") ? message : message + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes `bytes` to the descriptor at once, past stdio's buffer, as far as it takes them: a closed pipe (EPIPE,
+    /// SIGPIPE being ignored) ends the writing silently, as it ended FileHandle's.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
     }
 
     /// `pinctl: message`, the one prefix every error line carries; the message is made safe.

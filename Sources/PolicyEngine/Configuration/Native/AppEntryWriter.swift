@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Yams
 
 /// One item of a policy file's `apps` list, written with Yams (`config import` prints it for pinctl.yaml).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// A `.cer` bundle directory, as AFNetworking and Alamofire load pinned certificates from an app's resources.
@@ -9,7 +9,7 @@ public enum CertificateBundle {
             $0.isLetter && $0.isASCII || $0.isNumber || $0 == "." ? $0 : "-"
         }
         let collapsed = String(name).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
-        let trimmed = collapsed.trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+        let trimmed = collapsed.trimming { $0 == "." || $0 == "-" }
         let base = trimmed.isEmpty ? "certificate" : String(trimmed.prefix(64))
         return (index < 10 ? "0" : "") + "\(index)-" + base + ".cer"
     }

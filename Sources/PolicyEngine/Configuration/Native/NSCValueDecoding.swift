@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The decoders an Android device applies to the values of a network security config, written again here so pinctl
 /// accepts and refuses exactly what a device does: aapt's booleans, `String.trim()`, `android.util.Base64` and
@@ -21,7 +21,7 @@ enum NSCValueDecoding {
     /// any integer type as `data != 0` and anything else (a string, a float) as the fallback.
     static func aaptBoolean(_ value: String?, fallback: Bool) -> Bool {
         guard let value else { return fallback }
-        let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0B}\u{0C}"))
+        let trimmed = value.trimming { " \t\n\r\u{0B}\u{0C}".unicodeScalars.contains($0) }
         if let color = aaptColor(trimmed) { return color != 0 }
         switch trimmed {
         case "true", "TRUE", "True": return true

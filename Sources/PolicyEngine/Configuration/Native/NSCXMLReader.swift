@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 import XMLTree
 
@@ -198,7 +198,7 @@ public enum NSCXMLReader {
                                                                 fallback: defaultOverridePins)
                 let kind: NetworkSecurityConfig.CertificatesSource.Kind
                 // A reference is compiled to a resource id (`sourceId != -1`, tested first); aapt trims it.
-                let reference = source.trimmingCharacters(in: .whitespacesAndNewlines)
+                let reference = source.trimming(\.isBlankOrNewline)
                 if reference.hasPrefix("@") {
                     kind = .resource(name: reference, certificates: try resource(reference, child))
                 } else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import XMLTree
 
 /// Writes portable rules as a complete Android `network_security_config.xml`: one `domain-config` per rule, the

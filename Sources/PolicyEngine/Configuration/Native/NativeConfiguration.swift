@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// The files apps ship, read as the library reads them: the seam where each native format plugs in, for `config:`

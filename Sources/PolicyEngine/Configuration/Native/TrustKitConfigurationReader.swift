@@ -1,9 +1,9 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// TrustKit's `TSKConfiguration`: a top-level key of an Info.plist (XML or binary), or that dictionary alone as a
-/// plist or as JSON. Read with Foundation's `PropertyListSerialization` and `JSONSerialization`, then decoded as
-/// parse_configuration.m decodes it (`TrustKitDictionaryReader`), so TrustKit's refusals, and only those, stop it.
+/// plist or as JSON. Read into `PropertyListValue`s (XML with libxml2, binary with FoundationEssentials, JSON with
+/// Jansson), then decoded as parse_configuration.m decodes it (`TrustKitDictionaryReader`), so TrustKit's refusals, and only those, stop it.
 public enum TrustKitConfigurationReader {
     public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
         -> (policy: TrustKitPolicy, notes: [String])
@@ -22,58 +22,53 @@ public enum TrustKitConfigurationReader {
         return (policy, reader.notes)
     }
 
-    /// The file's top-level dictionary: JSON when its first character is `{` or `[`, else a property list in any
-    /// form `PropertyListSerialization` reads. (A JSON object is not a plist, and a plist never starts with `{`
+    /// The file's top-level dictionary: JSON when its first character is `{` or `[`, a binary property list when it
+    /// starts `bplist`, else an XML property list. (A JSON object is not a plist, and a plist never starts with `{`
     /// unless it is OpenStep text, which no Info.plist is.)
-    static func document(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> [String: Any] {
-        let data = Data(bytes)
+    static func document(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> [String: PropertyListValue] {
         let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        let root: Any
+        let root: PropertyListValue
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             do {
-                root = try JSONSerialization.jsonObject(with: data)
+                root = try JSONPropertyListReader.read(bytes)
             } catch {
-                // "Invalid value around character 10.": a byte offset, which gives the line.
-                let detail = debugDescription(error)
-                let line = number(after: "character ", in: detail).map { offset in
-                    1 + bytes.prefix(offset).count { $0 == 0x0A }
-                }
-                throw ConfigurationError(file: path, line: line, keyPath: "", message: "not JSON: \(detail)")
+                throw ConfigurationError(file: path, line: error.line, keyPath: "", message: "not JSON: \(error.message)")
             }
-        } else {
-            if bytes.starts(with: Array("bplist".utf8)), let object = BinaryPropertyListSets.firstSet(in: bytes) {
+        } else if bytes.starts(with: Array("bplist".utf8)) {
+            if let object = BinaryPropertyListSets.firstSet(in: bytes) {
                 throw ConfigurationError(file: path, keyPath: "", message: "a binary property list holding a set "
                     + "(object \(object)), which is no property list type: TrustKit's configuration has none")
             }
             do {
-                root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-            } catch where bytes.starts(with: Array("bplist".utf8)) {
-                // Foundation tries the other forms after the binary one fails: their complaint would mislead.
+                root = try PropertyListDecoder().decode(PropertyListValue.self, from: Data(bytes))
+            } catch {
                 throw ConfigurationError(file: path, keyPath: "", message: "a binary property list that cannot be "
                     + "read (cut short or damaged)")
+            }
+        } else {
+            do {
+                root = try XMLPropertyListReader.read(bytes)
             } catch {
-                // "Encountered unknown tag strin on line 5", "Value missing for key inside <dict> at line 1".
-                let detail = debugDescription(error)
-                throw ConfigurationError(file: path, line: number(after: "line ", in: detail), keyPath: "",
-                                         message: "not a property list (XML or binary) or JSON: \(detail)")
+                throw ConfigurationError(file: path, line: error.line > 0 ? error.line : nil, keyPath: "",
+                                         message: "not a property list (XML or binary) or JSON: \(error.message)")
             }
         }
-        guard let dictionary = root as? [String: Any] else {
-            throw ConfigurationError(file: path, keyPath: "", message: "holds \(TrustKitValueDecoding.kind(root)), "
-                + "not a dictionary: an Info.plist, or TrustKit's TSKConfiguration dictionary alone")
+        guard let dictionary = root.dictionary else {
+            throw ConfigurationError(file: path, keyPath: "", message: "holds \(root.kind), not a dictionary: an "
+                + "Info.plist, or TrustKit's TSKConfiguration dictionary alone")
         }
         return dictionary
     }
 
     /// `TSKConfiguration` in an Info.plist, or the file itself when it is that dictionary (it has TrustKit's keys at
     /// its top), with the key path of what it holds.
-    static func locate(_ root: [String: Any], path: String) throws(ConfigurationError)
-        -> (configuration: [String: Any], keyPath: String)
+    static func locate(_ root: [String: PropertyListValue], path: String) throws(ConfigurationError)
+        -> (configuration: [String: PropertyListValue], keyPath: String)
     {
         if let value = root[TrustKitKey.configuration] {
-            guard let configuration = value as? [String: Any] else {
+            guard let configuration = value.dictionary else {
                 throw ConfigurationError(file: path, keyPath: TrustKitKey.configuration, message: "must be a "
-                    + "dictionary, not \(TrustKitValueDecoding.kind(value))")
+                    + "dictionary, not \(value.kind)")
             }
             return (configuration, TrustKitKey.configuration)
         }
@@ -84,17 +79,5 @@ public enum TrustKitConfigurationReader {
                 + "is neither an Info.plist with TSKConfiguration nor that dictionary alone (with TSKPinnedDomains)")
         }
         return (root, "")
-    }
-
-    private static func debugDescription(_ error: any Error) -> String {
-        let info = (error as NSError).userInfo
-        let text = info[NSDebugDescriptionErrorKey] as? String ?? (error as NSError).localizedDescription
-        return text.hasSuffix(".") ? String(text.dropLast()) : text
-    }
-
-    /// The whole number after `word` in `text`.
-    private static func number(after word: String, in text: String) -> Int? {
-        guard let range = text.range(of: word) else { return nil }
-        return Int(text[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
     }
 }

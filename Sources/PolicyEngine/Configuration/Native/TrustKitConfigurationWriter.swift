@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes portable rules as TrustKit's `TSKConfiguration`: an Info.plist fragment (an XML plist whose root dictionary
 /// holds `TSKConfiguration`) or that dictionary alone as JSON. Only keys TrustKit reads, the exclusion spelled
@@ -17,23 +17,24 @@ public enum TrustKitConfigurationWriter {
         } catch {
             throw ExportError("TrustKit would refuse the configuration at launch: \(error.message)")
         }
-        var pinnedDomains: [String: Any] = [:]
+        var pinnedDomains: [String: PropertyListValue] = [:]
         for (name, domain) in domains { pinnedDomains[name] = dictionary(domain) }
-        var configuration: [String: Any] = [TrustKitKey.pinnedDomains: pinnedDomains]
+        var configuration: [String: PropertyListValue] = [TrustKitKey.pinnedDomains: .dictionary(pinnedDomains)]
         if json {
-            if !losses.isEmpty { configuration[droppedKey] = losses.items }
+            if !losses.isEmpty { configuration[droppedKey] = .array(losses.items.map(PropertyListValue.string)) }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             do {
-                let data = try JSONSerialization.data(withJSONObject: configuration,
-                                                      options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                return [UInt8](data) + [0x0A]
+                return [UInt8](try encoder.encode(PropertyListValue.dictionary(configuration))) + [0x0A]
             } catch {
                 throw ExportError("the JSON could not be written: \(error)")
             }
         }
         let data: Data
         do {
-            data = try PropertyListSerialization.data(fromPropertyList: [TrustKitKey.configuration: configuration],
-                                                      format: .xml, options: 0)
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .xml
+            data = try encoder.encode(PropertyListValue.dictionary([TrustKitKey.configuration: .dictionary(configuration)]))
         } catch {
             throw ExportError("the property list could not be written: \(error)")
         }
@@ -118,15 +119,17 @@ public enum TrustKitConfigurationWriter {
         return domain
     }
 
-    private static func dictionary(_ domain: TrustKitDomainPolicy) -> [String: Any] {
-        if domain.excludeSubdomainFromParentPolicy { return [TrustKitKey.excludeSubdomainFromParentPolicy: true] }
-        var entry: [String: Any] = [
-            TrustKitKey.publicKeyHashes: domain.publicKeyHashes.map { Data($0.hash).base64EncodedString() },
-            TrustKitKey.includeSubdomains: domain.includeSubdomains,
-            TrustKitKey.enforcePinning: domain.enforcePinning,
+    private static func dictionary(_ domain: TrustKitDomainPolicy) -> PropertyListValue {
+        if domain.excludeSubdomainFromParentPolicy {
+            return .dictionary([TrustKitKey.excludeSubdomainFromParentPolicy: .bool(true)])
+        }
+        var entry: [String: PropertyListValue] = [
+            TrustKitKey.publicKeyHashes: .array(domain.publicKeyHashes.map { .string(Data($0.hash).base64EncodedString()) }),
+            TrustKitKey.includeSubdomains: .bool(domain.includeSubdomains),
+            TrustKitKey.enforcePinning: .bool(domain.enforcePinning),
         ]
-        if let expiration = domain.expirationDate { entry[TrustKitKey.expirationDate] = Timestamp.day(expiration) }
-        return entry
+        if let expiration = domain.expirationDate { entry[TrustKitKey.expirationDate] = .string(Timestamp.day(expiration)) }
+        return .dictionary(entry)
     }
 
     /// The plist with `comments` before its `<plist>` element. A comment may not hold "--" (an xn-- label would) nor
@@ -134,10 +137,10 @@ public enum TrustKitConfigurationWriter {
     private static func commented(_ plist: String, _ comments: [String]) -> [UInt8] {
         let lines = comments.map { comment in
             var text = String(String.UnicodeScalarView(comment.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-            while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "-\u{2010}") }
+            while text.contains("--") { text = text.replacing("--", with: "-\u{2010}") }
             return "<!-- \(text) -->\n"
         }.joined()
-        guard let element = plist.range(of: "<plist") else { return Array((lines + plist).utf8) }
+        guard let element = plist.firstRange(of: "<plist") else { return Array((lines + plist).utf8) }
         return Array((plist[..<element.lowerBound] + lines + plist[element.lowerBound...]).utf8)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes a `TSKConfiguration` dictionary as parse_configuration.m does: each key TrustKit defines is read, or, when
 /// it cannot change a verdict offline (reports, swizzling, macOS's user trust anchors, the legacy algorithms), checked
@@ -19,7 +19,7 @@ struct TrustKitDictionaryReader {
         var guessedExclusion: Bool
     }
 
-    mutating func policy(_ configuration: [String: Any], at keyPath: String, hosts: [String])
+    mutating func policy(_ configuration: [String: PropertyListValue], at keyPath: String, hosts: [String])
         throws(ConfigurationError) -> TrustKitPolicy
     {
         // TrustKit.m: `if (self && [trustKitConfig count] > 0)`: an empty configuration is never parsed.
@@ -36,12 +36,12 @@ struct TrustKitDictionaryReader {
             let here = Self.join(keyPath, key)
             switch key {
             case TrustKitKey.pinnedDomains:
-                guard let entries = value as? [String: Any] else {
+                guard let entries = value.dictionary else {
                     throw typeError(here, value, "a dictionary of domains")
                 }
                 for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
                     let entryPath = Self.join(here, name)
-                    guard let dictionary = entry as? [String: Any] else {
+                    guard let dictionary = entry.dictionary else {
                         throw typeError(entryPath, entry, "a dictionary (the domain's policy)")
                     }
                     var entryFacts = EntryFacts(keyPath: entryPath, keys: Set(dictionary.keys), guessedExclusion: false)
@@ -57,10 +57,10 @@ struct TrustKitDictionaryReader {
                 note(here, "ignored: macOS only; pinctl judges as iOS does, where a user-installed CA does not "
                     + "bypass the pins")
             case TrustKitConfigurationWriter.droppedKey:
-                let items = (value as? [Any])?.compactMap { $0 as? String } ?? []
+                let items = value.array?.compactMap(\.string) ?? []
                 note(here, "written by pinctl config export, which dropped: \(items.joined(separator: "; "))")
             default:
-                looksLegacy = looksLegacy || (value is [String: Any] && key.contains("."))
+                looksLegacy = looksLegacy || (value.dictionary != nil && key.contains("."))
                 note(here, "ignored: TrustKit does not know this key")
             }
         }
@@ -88,7 +88,7 @@ struct TrustKitDictionaryReader {
 
     /// One entry of `TSKPinnedDomains`. An exclusion (`kSKExcludeSubdomainFromParentPolicy` true) is only listed:
     /// TrustKit refuses it when it holds any other key, whatever that key holds.
-    private mutating func domain(_ entry: [String: Any], at keyPath: String, facts: inout EntryFacts)
+    private mutating func domain(_ entry: [String: PropertyListValue], at keyPath: String, facts: inout EntryFacts)
         throws(ConfigurationError) -> TrustKitDomainPolicy
     {
         var policy = TrustKitDomainPolicy(location: "\(path) (\(keyPath))")
@@ -134,12 +134,12 @@ struct TrustKitDictionaryReader {
 
     /// `[[NSData alloc] initWithBase64EncodedString:pin options:0]` of each string, 32 bytes long: padded standard
     /// base64 (Foundation's decoder, as TrustKit's), no `sha256/`, no blanks.
-    private func hashes(_ value: Any, at keyPath: String) throws(ConfigurationError) -> [PublicKeyPin] {
-        guard let elements = value as? [Any] else { throw typeError(keyPath, value, "an array of base64 strings") }
+    private func hashes(_ value: PropertyListValue, at keyPath: String) throws(ConfigurationError) -> [PublicKeyPin] {
+        guard let elements = value.array else { throw typeError(keyPath, value, "an array of base64 strings") }
         var pins: [PublicKeyPin] = []
         for (index, element) in elements.enumerated() {
             let here = keyPath + "[\(index)]"
-            guard let text = element as? String else { throw typeError(here, element, "a base64 string") }
+            guard let text = element.string else { throw typeError(here, element, "a base64 string") }
             guard let bytes = Data(base64Encoded: text), bytes.count == 32 else {
                 let why = text.hasPrefix("sha256/") ? " (TrustKit's hashes are bare base64, without sha256/)" : ""
                 throw refusal(here, "'\(text)' is not the base64 of a 32-byte SHA-256 hash\(why)")
@@ -151,12 +151,12 @@ struct TrustKitDictionaryReader {
     }
 
     /// `[dateFormat dateFromString:value]`: a string; what the formatter cannot read is dropped, silently in TrustKit.
-    private mutating func expiration(_ value: Any, at keyPath: String) throws(ConfigurationError) -> Date? {
-        if value is Date {
+    private mutating func expiration(_ value: PropertyListValue, at keyPath: String) throws(ConfigurationError) -> Date? {
+        if case .date = value {
             throw refusal(keyPath, "a <date>, but TrustKit reads a string written yyyy-MM-dd (it hands this value to "
                 + "NSDateFormatter's dateFromString:, which raises at launch)")
         }
-        guard let text = value as? String else { throw typeError(keyPath, value, "a string written yyyy-MM-dd") }
+        guard let text = value.string else { throw typeError(keyPath, value, "a string written yyyy-MM-dd") }
         guard let date = TrustKitValueDecoding.expirationDate(text) else {
             note(keyPath, "'\(text)' is not a date TrustKit's yyyy-MM-dd parser reads: TrustKit drops the key, so "
                 + "these pins never expire")
@@ -169,10 +169,10 @@ struct TrustKitDictionaryReader {
     }
 
     /// `[NSURL URLWithString:reportUriStr] == nil` → "Invalid URL for reportUri".
-    private func reportURIs(_ value: Any, at keyPath: String) throws(ConfigurationError) {
-        guard let elements = value as? [Any] else { throw typeError(keyPath, value, "an array of URL strings") }
+    private func reportURIs(_ value: PropertyListValue, at keyPath: String) throws(ConfigurationError) {
+        guard let elements = value.array else { throw typeError(keyPath, value, "an array of URL strings") }
         for (index, element) in elements.enumerated() {
-            guard let text = element as? String else {
+            guard let text = element.string else {
                 throw typeError(keyPath + "[\(index)]", element, "a URL string")
             }
             guard URL(string: text) != nil else { throw refusal(keyPath + "[\(index)]", "'\(text)' is not a URL") }
@@ -180,9 +180,9 @@ struct TrustKitDictionaryReader {
     }
 
     /// `[value boolValue]`; a string is read as TrustKit reads it, and noted.
-    private mutating func flag(_ value: Any, at keyPath: String) throws(ConfigurationError) -> Bool {
+    private mutating func flag(_ value: PropertyListValue, at keyPath: String) throws(ConfigurationError) -> Bool {
         guard let flag = TrustKitValueDecoding.bool(value) else { throw typeError(keyPath, value, "a boolean") }
-        if let text = value as? String {
+        if let text = value.string {
             note(keyPath, "the string '\(text)' is read with boolValue as \(flag ? "<true/>" : "<false/>")")
         }
         return flag
@@ -192,9 +192,9 @@ struct TrustKitDictionaryReader {
         notes.append("\(path): \(keyPath.isEmpty ? "" : keyPath + ": ")\(message)")
     }
 
-    private func typeError(_ keyPath: String, _ value: Any, _ expected: String) -> ConfigurationError {
+    private func typeError(_ keyPath: String, _ value: PropertyListValue, _ expected: String) -> ConfigurationError {
         ConfigurationError(file: path, keyPath: keyPath, message: "must be \(expected), not "
-            + "\(TrustKitValueDecoding.kind(value)) (TrustKit raises an exception at launch on it)")
+            + "\(value.kind) (TrustKit raises an exception at launch on it)")
     }
 
     private func refusal(_ keyPath: String, _ message: String) -> ConfigurationError {

@@ -1,16 +1,34 @@
-import Foundation
+import FoundationEssentials
 
 /// The values of a `TSKConfiguration` as TrustKit reads them: Objective-C messages sent to whatever the plist or
 /// JSON holds. A message the object does not understand (`boolValue` to an array) raises at launch, so pinctl refuses
 /// those types; what the message tolerates (`"YES"` for a boolean, `2026-1-5` for a date) it accepts as TrustKit does.
 enum TrustKitValueDecoding {
-    /// `[value boolValue]`: an NSNumber is true when non-zero; an NSString when, after blanks, an optional sign and
-    /// zeros, it starts with Y, y, T, t or 1–9. Both are Foundation's own `boolValue`. Nil for any other type, which
-    /// does not respond to it.
-    static func bool(_ value: Any) -> Bool? {
-        if let text = value as? String { return (text as NSString).boolValue }
-        if let number = value as? NSNumber { return number.boolValue }
-        return nil
+    /// `[value boolValue]`: a number is true when non-zero; a string as `-[NSString boolValue]` reads it (below).
+    /// Nil for any other type, which does not respond to it.
+    static func bool(_ value: PropertyListValue) -> Bool? {
+        switch value {
+        case .bool(let flag): flag
+        case .integer(let number): number != 0
+        case .real(let number): number != 0
+        case .string(let text): boolValue(text)
+        default: nil
+        }
+    }
+
+    /// `-[NSString boolValue]` as swift-corelibs-foundation writes it (Apple documents the same rule): a `Scanner`,
+    /// which skips blanks and line breaks before each step, reads blanks, an optional `+` or `-`, any zeros, and the
+    /// answer is whether one of `tTyY1-9` follows.
+    static func boolValue(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars[...]
+        func skipBlanks() { scalars = scalars.drop(while: \.isBlankOrNewline) }
+        skipBlanks()
+        if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
+        skipBlanks()
+        scalars = scalars.drop { $0 == "0" }
+        skipBlanks()
+        guard let next = scalars.first else { return false }
+        return "tTyY123456789".unicodeScalars.contains(next)
     }
 
     /// The day that parse_configuration.m's `NSDateFormatter` (`yyyy-MM-dd`, UTC, ICU's lenient parsing) reads from
@@ -45,21 +63,5 @@ enum TrustKitValueDecoding {
     static func expirationDate(_ text: String) -> Date? {
         guard let (year, month, day) = expirationDay(text) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(Timestamp.days(year: year, month: month, day: day) * 86_400))
-    }
-
-    /// What a value is, for messages: "a string", "an array", "a <date>".
-    static func kind(_ value: Any) -> String {
-        switch value {
-        case is String: "a string"
-        case is [Any]: "an array"
-        case is [String: Any], is [AnyHashable: Any]: "a dictionary"
-        case is Date: "a date"
-        case is Data: "data"
-        case is NSNull: "null"
-        // A plist's <integer>1</integer> casts to Bool too; only a message depends on it.
-        case is Bool: "a boolean"
-        case is NSNumber: "a number"
-        default: "a value of another type"
-        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// Android's Network Security Configuration, as `NetworkSecurityTrustManager` applies it.

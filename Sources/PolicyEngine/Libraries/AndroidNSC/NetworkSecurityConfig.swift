@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OpenSSLWrapper
 
 /// Android's Network Security Configuration as an app ships it (`res/xml/network_security_config.xml`), read into

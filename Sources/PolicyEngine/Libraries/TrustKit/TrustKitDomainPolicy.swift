@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PublicSuffix
 
 /// One entry of TrustKit's `TSKPinnedDomains`, its keys without the `kTSK` prefix.

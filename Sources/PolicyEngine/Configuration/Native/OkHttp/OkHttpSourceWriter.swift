@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes portable rules as OkHttp's `CertificatePinner`: a Kotlin snippet (`CertificatePinner.Builder()`, one
 /// `.add("pattern", "sha256/…", …)` per pattern, `.build()`), a Java one (`new`, `;`), or a text list that

@@ -32,6 +32,12 @@ public struct JoinableThread: Sendable {
         pthread_join(thread, nil)
     }
 
+    /// Lets the thread end on its own, never joined: for a blocking call (getaddrinfo) whose caller may give up on
+    /// it at a deadline.
+    public func detach() {
+        pthread_detach(thread)
+    }
+
     private final class Body: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
