@@ -5,6 +5,8 @@ let package = Package(
     name: "pinctl",
     products: [
         .executable(name: "pinctl", targets: ["pinctl"]),
+        // `pinctl serve` execs it: the exporter's HTTP stack stays out of every other command's binary.
+        .executable(name: "pinctl-serve", targets: ["PinctlServe"]),
         .library(name: "PolicyEngine", targets: ["PolicyEngine"]),
     ],
     dependencies: [
@@ -60,14 +62,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .executableTarget(
-            name: "pinctl",
+        // Every command of the command line; `serve` runs the exporter only in pinctl-serve.
+        .target(
+            name: "PinctlCLI",
             dependencies: [
                 "PolicyEngine",
-                "Exporter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .executableTarget(name: "pinctl", dependencies: ["PinctlCLI"]),
+        .executableTarget(
+            name: "PinctlServe",
+            dependencies: ["PinctlCLI", "Exporter", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper", "Transport"], path: "Tests/TestSupport"),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),

@@ -15,6 +15,7 @@ if [ $# -ge 1 ]; then
     pinctl=$1
 else
     swift build --product pinctl 2>&1 | tail -n 1
+    swift build --product pinctl-serve 2>&1 | tail -n 1   # what pinctl serve runs
     pinctl="$root/.build/debug/pinctl"
 fi
 if ! command -v prometheus >/dev/null; then

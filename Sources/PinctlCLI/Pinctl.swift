@@ -3,7 +3,11 @@ import FoundationEssentials
 import Glibc
 import OpenSSLWrapper
 
-@main
+/// The entry of both executables: pinctl, and pinctl-serve (which adds the exporter for `pinctl serve`).
+package enum PinctlMain {
+    package static func run() { Pinctl.main() }
+}
+
 struct Pinctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pinctl",

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Dispatch
-import Exporter
 import FoundationEssentials
 import Logging
 import OpenSSLWrapper
@@ -73,30 +71,40 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let address = try ListenAddress(listen)
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "pinctl.serve")
-        if allowAnyTarget {
-            logger.warning("--allow-any-target: whoever reaches this exporter can make it connect to any host and port")
-        }
+        guard let serve = Serving.handler else { try ServeHandOff.execute() }
         let anchors = self.anchors
-        let settings = ExporterSettings(
+        let request = ServeRequest(
             configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
-            maxProbes: maxProbes, timeout: timeout, fixedTime: self.anchors.at == nil ? nil : self.anchors.time,
-            warnDays: warnDays,
+            maxProbes: maxProbes, timeout: timeout, fixedTime: anchors.at == nil ? nil : anchors.time,
+            warnDays: warnDays, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             trustStore: { caFiles, caPaths in try anchors.trustStore(fallback: (caFiles, caPaths)) })
-        let outcome = AsyncBridge.wait { () async throws(Exporter.StartError) in
-            try await Exporter.run(settings, logger: logger)
-        }
-        if case .failure(let error) = outcome {
-            Terminal.printError("pinctl serve: \(error.description)")
+        if let failure = serve(request) {
+            Terminal.printError("pinctl serve: \(failure)")
             try ExitStatus.inputError.exit()
         }
     }
+}
+
+/// How `pinctl serve` serves.
+package enum Serving {
+    /// Set by pinctl-serve's `main`. In pinctl itself it stays nil and `serve` hands its command line to pinctl-serve:
+    /// the exporter's HTTP stack (SwiftNIO, Hummingbird) would add 11 MB to every pinctl, and a third more protocol
+    /// conformances for the Swift runtime to scan at every start. Returns why serving failed, or nil.
+    nonisolated(unsafe) package static var handler: ((ServeRequest) -> String?)?
+}
+
+/// What `pinctl serve` was asked for, checked, for pinctl-serve to serve.
+package struct ServeRequest: Sendable {
+    package let configPath: String
+    package let host: String
+    package let port: Int
+    package let allowAnyTarget: Bool
+    package let maxProbes: Int
+    package let timeout: Double
+    package let fixedTime: Date?
+    package let warnDays: Int
+    package let logLevel: Logger.Level
+    package let trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
 }
 
 /// `--listen`: HOST:PORT or [IPv6]:PORT.
@@ -126,31 +134,5 @@ struct ListenAddress {
         }
         host = String(hostPart)
         self.port = port
-    }
-}
-
-/// Runs async work from the synchronous command line and waits for it: every other command is synchronous.
-enum AsyncBridge {
-    static func wait<Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Void)
-        -> Result<Void, Failure>
-    {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox<Failure>()
-        Task.detached {
-            do throws(Failure) {
-                try await work()
-                box.result = .success(())
-            } catch {
-                box.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        return box.result
-    }
-
-    // @unchecked Sendable: written once by the task before it signals, read after the wait.
-    private final class ResultBox<Failure: Error>: @unchecked Sendable {
-        var result: Result<Void, Failure> = .success(())
     }
 }

@@ -1,0 +1,51 @@
+import Dispatch
+import Exporter
+import Logging
+import PinctlCLI
+
+/// Runs the exporter for a checked `pinctl serve` command line, until SIGTERM.
+enum ExporterLaunch {
+    static func serve(_ request: ServeRequest) -> String? {
+        let level = request.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "pinctl.serve")
+        if request.allowAnyTarget {
+            logger.warning("--allow-any-target: whoever reaches this exporter can make it connect to any host and port")
+        }
+        let settings = ExporterSettings(
+            configPath: request.configPath, host: request.host, port: request.port,
+            allowAnyTarget: request.allowAnyTarget, maxProbes: request.maxProbes, timeout: request.timeout,
+            fixedTime: request.fixedTime, warnDays: request.warnDays, trustStore: request.trustStore)
+        let outcome = wait { () async throws(Exporter.StartError) in try await Exporter.run(settings, logger: logger) }
+        guard case .failure(let error) = outcome else { return nil }
+        return error.description
+    }
+
+    /// Runs async work from the synchronous command line and waits for it: every other command is synchronous.
+    private static func wait<Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Void)
+        -> Result<Void, Failure>
+    {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<Failure>()
+        Task.detached {
+            do throws(Failure) {
+                try await work()
+                box.result = .success(())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return box.result
+    }
+
+    // @unchecked Sendable: written once by the task before it signals, read after the wait.
+    private final class ResultBox<Failure: Error>: @unchecked Sendable {
+        var result: Result<Void, Failure> = .success(())
+    }
+}

@@ -1,0 +1,3 @@
+import PinctlCLI
+
+PinctlMain.run()
