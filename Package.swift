@@ -11,7 +11,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // `pinctl serve`: HTTP/1.1 without TLS (traits off: no swift-configuration), the Prometheus text format,
         // logs, signals.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
@@ -45,9 +44,14 @@ let package = Package(
             pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(
             name: "PolicyEngine",
-            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", "CJansson", .product(name: "Yams", package: "Yams")]
+            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", "CJansson", "CLibYAML"]
         ),
         .target(
             name: "Exporter",

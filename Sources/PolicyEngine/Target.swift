@@ -18,7 +18,7 @@ public struct Target: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(InputError) {
         original = text
         var rest = Substring(text)
-        if let scheme = rest.range(of: "://") {
+        if let scheme = rest.firstRange(of: "://") {
             guard rest[..<scheme.lowerBound].lowercased() == "https" else {
                 throw InputError("target \(text): only https:// URLs can be checked")
             }

@@ -133,6 +133,52 @@ struct PolicyFileTests {
         var testDescription: String { saying }
     }
 
+    /// Aliases are not expanded (so a billion laughs costs nothing): one where a value is expected is refused there.
+    @Test func anAliasWhereAValueIsExpectedIsRefusedOnItsLine() throws {
+        try Self.expectError("""
+            targets: &hosts [api.example.com]
+            apps:
+              - name: a
+                library: afnetworking
+                hosts: *hosts
+                policy: {mode: none}
+            """, line: 5, keyPath: "apps[0].hosts", saying: "expected a list, found an alias")
+    }
+
+    /// Nine lists of nine aliases of the list before: a billion `lol`s if expanded, 10 lines as read.
+    @Test func aBillionLaughsIsReadAsWrittenAndRefused() throws {
+        var text = "apps:\n  - &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for (name, previous) in zip("bcdefghi", "abcdefgh") {
+            text += "  - &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        try Self.expectError(text, line: 2, keyPath: "apps[0]", saying: "expected a mapping, found a list")
+    }
+
+    @Test func aSecondDocumentIsRefused() throws {
+        try Self.expectError("apps: []\n---\napps: []\n", line: 2, keyPath: nil,
+                             saying: "not valid YAML: expected a single document in the stream but found another document")
+    }
+
+    /// `[` 100 000 times: refused where libyaml's scanner, reading up to 1024 characters ahead, has counted 1000
+    /// levels by the time the second `[` (column 8) becomes a list.
+    @Test func aDeeplyNestedFileIsRefusedWithoutOverflowingTheStack() throws {
+        let text = "apps: " + String(repeating: "[", count: 100_000) + "\n"
+        let error = try #require(Self.load(text).failure)
+        #expect(error.line == 1 && error.column == 8, "\(error)")
+        #expect(error.message.contains("Maximum nesting level reached"), "\(error)")
+    }
+
+    @Test func aSyntaxErrorNamesItsLineAndColumn() throws {
+        // `@` is reserved and cannot start a scalar: line 4, just after `    library: ` (13 characters).
+        let error = try #require(Self.load("version: 1\napps:\n  - name: a\n    library: @okhttp\n").failure)
+        #expect(error.line == 4 && error.column == 14, "\(error)")
+        #expect(error.message == "not valid YAML: while scanning for the next token found character that cannot start "
+                + "any token", "\(error)")
+        // A tab indenting a block: line 3, column 1.
+        let tab = try #require(Self.load("version: 1\napps:\n\t- name: a\n").failure)
+        #expect(tab.line == 3 && tab.column == 1, "\(tab)")
+    }
+
     @Test func aMissingFileIsAnErrorNamingIt() {
         #expect(throws: ConfigurationError.self) { try PolicyFile.load("/nonexistent/pinctl.yaml") }
     }
@@ -161,5 +207,11 @@ struct PolicyFileTests {
             #expect(error.line == 2)
             #expect(error.message == "No domain elements in domain-config")
         }
+    }
+}
+
+private extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }

@@ -79,7 +79,7 @@ struct LintReport {
         } ?? "-"))
         for finding in result.findings {
             let colour: Terminal.Colour = finding.severity == .error ? .red : finding.severity == .warning ? .yellow : .dim
-            let label = Terminal.paint(finding.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), colour)
+            let label = Terminal.paint(finding.severity.rawValue + String(repeating: " ", count: max(0, 7 - finding.severity.rawValue.count)), colour)
             lines.append("  \(label)  \(finding.code): " + Terminal.safe(finding.message))
         }
         return lines

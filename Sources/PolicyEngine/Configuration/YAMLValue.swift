@@ -1,10 +1,8 @@
-import Yams
-
 /// A node of a YAML document with the place it was written, so every complaint names the file, line and key path.
 ///
 /// Scalars are read as the text the author wrote (`versions: [4.2, 4.10]` stays "4.2" and "4.10", not numbers).
 struct YAMLValue {
-    let node: Node
+    let node: YAMLNode
     let file: String
     /// `apps[2].policy`; empty at the root.
     let keyPath: String
@@ -41,7 +39,7 @@ struct YAMLValue {
 
         /// libyaml ends a text that lacks a final line break with one of its own, so a mark at the end of such a text
         /// (an error there, an empty value) is on a line after the file's last: it is the end of that last line.
-        func clamp(_ mark: Mark) -> (line: Int, column: Int) {
+        func clamp(_ mark: YAMLMark) -> (line: Int, column: Int) {
             mark.line > line ? (line, column) : (mark.line, mark.column)
         }
     }
@@ -49,12 +47,10 @@ struct YAMLValue {
     /// Parses a whole document; an empty document is a mapping with nothing in it.
     static func document(_ text: String, file: String) throws(ConfigurationError) -> YAMLValue {
         do {
-            let node = try Yams.compose(yaml: text) ?? Node.mapping(Node.Mapping([]))
+            let node = try YAMLDocument.root(of: text) ?? .mapping([], nil)
             return YAMLValue(node: node, file: file, keyPath: "", end: TextEnd(text))
-        } catch let error as YamlError {
-            throw Self.describe(error, file: file, end: TextEnd(text))
         } catch {
-            throw ConfigurationError(file: file, message: "not YAML: \(error)")
+            throw Self.describe(error, text: text, file: file)
         }
     }
 
@@ -65,7 +61,7 @@ struct YAMLValue {
     /// What the node is, for messages: "a list", "a mapping", "the text 'x'".
     var kind: String {
         switch node {
-        case .scalar(let scalar): "'\(scalar.string)'"
+        case .scalar(let text, _): "'\(text)'"
         case .mapping: "a mapping"
         case .sequence: "a list"
         case .alias: "an alias"
@@ -74,12 +70,13 @@ struct YAMLValue {
 
     /// The members of a mapping, in document order; a key outside `allowed` or written twice is an error.
     func mapping(allowed: [String]) throws(ConfigurationError) -> [(key: String, value: YAMLValue)] {
-        guard case .mapping(let mapping) = node else { throw error("expected a mapping, found \(kind)") }
+        guard case .mapping(let mapping, _) = node else { throw error("expected a mapping, found \(kind)") }
         var members: [(key: String, value: YAMLValue)] = []
         for (keyNode, valueNode) in mapping {
             let keyValue = YAMLValue(node: keyNode, file: file, keyPath: keyPath, end: end)
-            guard case .scalar(let scalar) = keyNode else { throw keyValue.error("a key must be text, found \(keyValue.kind)") }
-            let key = scalar.string
+            guard case .scalar(let key, _) = keyNode else {
+                throw keyValue.error("a key must be text, found \(keyValue.kind)")
+            }
             let member = YAMLValue(node: valueNode, file: file, keyPath: Self.join(keyPath, key), end: end)
             guard allowed.isEmpty || allowed.contains(key) else {
                 throw keyValue.error("unknown key '\(key)' (expected \(Self.list(allowed)))")
@@ -97,7 +94,7 @@ struct YAMLValue {
 
     /// The elements of a sequence.
     func sequence() throws(ConfigurationError) -> [YAMLValue] {
-        guard case .sequence(let sequence) = node else { throw error("expected a list, found \(kind)") }
+        guard case .sequence(let sequence, _) = node else { throw error("expected a list, found \(kind)") }
         return sequence.enumerated().map { index, element in
             YAMLValue(node: element, file: file, keyPath: keyPath + "[\(index)]", end: end)
         }
@@ -111,8 +108,8 @@ struct YAMLValue {
 
     /// The text of a scalar, as written.
     func string() throws(ConfigurationError) -> String {
-        guard case .scalar(let scalar) = node else { throw error("expected text, found \(kind)") }
-        return scalar.string
+        guard case .scalar(let text, _) = node else { throw error("expected text, found \(kind)") }
+        return text
     }
 
     /// `true` or `false` (YAML's yes/no spellings are refused: they surprise people).
@@ -143,20 +140,69 @@ struct YAMLValue {
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    private static func describe(_ error: YamlError, file: String, end: TextEnd) -> ConfigurationError {
+    /// The messages Yams gave, which pinctl printed before it read YAML with libyaml itself.
+    private static func describe(_ error: YAMLParseError, text: String, file: String) -> ConfigurationError {
+        let end = TextEnd(text)
         switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _):
-            let detail = context.map { "\($0.text) " } ?? ""
+        case .syntax(let context, let problem, let mark):
+            let detail = context.map { "\($0) " } ?? ""
             let (line, column) = end.clamp(mark)
             return ConfigurationError(file: file, line: line, column: column,
                                       message: "not valid YAML: \(detail)\(problem)")
-        case .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\($0.text) " } ?? ""
+        case .tooDeep(let mark):
             let (line, column) = end.clamp(mark)
             return ConfigurationError(file: file, line: line, column: column,
-                                      message: "not valid YAML: \(detail)\(problem)")
-        default:
-            return ConfigurationError(file: file, message: "not valid YAML: \(error)")
+                                      message: "lists and mappings nested more than \(YAMLDocument.maximumDepth) deep")
+        case .reader(let problem, let offset, let value):
+            return ConfigurationError(file: file, message: "not valid YAML: "
+                                      + YAMLReaderSnippet.describe(problem, offset: offset, value: value, in: text))
+        case .duplicateKeys(let keys, let mark):
+            // Yams' context was the whole text, so its message holds the file.
+            let list = keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return ConfigurationError(file: file, message: "not valid YAML: Parser: expected all keys to be unique but "
+                                      + "found the following duplicated key(s): \(list).\nContext:\n"
+                                      + "\(text) in line \(mark.line), column \(mark.column)\n")
+        case .memory:
+            return ConfigurationError(file: file, message: "not valid YAML: Memory error")
         }
+    }
+}
+
+/// Yams' text for a character libyaml does not read: the place, the line and a caret under the character.
+private enum YAMLReaderSnippet {
+    static func describe(_ problem: String, offset: Int, value: Int32, in text: String) -> String {
+        guard let byte = text.utf8.index(text.utf8.startIndex, offsetBy: offset, limitedBy: text.utf8.endIndex),
+              let index = byte.samePosition(in: text)
+        else { return "\(problem) at offset: nil, value: \(value)" }
+        var number = 0
+        var start = text.startIndex
+        var end = lineEnd(from: start, in: text)
+        while end <= index && end < text.endIndex {
+            number += 1
+            start = end
+            end = lineEnd(from: start, in: text)
+        }
+        // Yams counted this column in UTF-16 code units, unlike libyaml's marks.
+        let column = text.utf16.distance(from: start, to: index)
+        var contents = String(text[start..<end])
+        // Foundation's CharacterSet.newlines, which Yams asked of the line's last character.
+        let newlines: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+        if !newlines.contains(contents.unicodeScalars.last?.value ?? 0) { contents += "\n" }
+        return "\(number + 1):\(column + 1): error: reader: \(problem):\n" + contents
+            + String(repeating: " ", count: column) + "^"
+    }
+
+    /// Just after the line break ending the line that starts at `start` (LF, CR, CR LF, NEL, LS or PS, as Foundation's
+    /// `getLineStart` ends lines), or the end of the text.
+    private static func lineEnd(from start: String.Index, in text: String) -> String.Index {
+        let scalars = text.unicodeScalars
+        var index = start
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            index = scalars.index(after: index)
+            if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" { return scalars.index(after: index) }
+            if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) { return index }
+        }
+        return index
     }
 }

@@ -72,6 +72,15 @@ extension StartTLSDialogue {
 
     /// A domain inside a single-quoted XML attribute.
     private static func escaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("'", with: "&apos;").replacing("<", with: "&lt;")
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "'": escaped += "&apos;"
+            case "<": escaped += "&lt;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

@@ -37,12 +37,11 @@ enum GitHubAnnotations {
 
     /// The runner's escapes for a message: %, CR and LF.
     static func escapeData(_ text: String) -> String {
-        Terminal.safe(text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A"))
+        Terminal.safe(text.replacingScalars { ["%": "%25", "\r": "%0D", "\n": "%0A"][$0] })
     }
 
     /// And for a property, also the separators `:` and `,`.
     static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        escapeData(text).replacingScalars { [":": "%3A", ",": "%2C"][$0] }
     }
 }

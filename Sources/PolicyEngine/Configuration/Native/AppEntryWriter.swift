@@ -1,7 +1,6 @@
 import FoundationEssentials
-import Yams
 
-/// One item of a policy file's `apps` list, written with Yams (`config import` prints it for pinctl.yaml).
+/// One item of a policy file's `apps` list, written by libyaml (`config import` prints it for pinctl.yaml).
 public enum AppEntryWriter {
     /// How the app's policy is given.
     public enum Content {
@@ -13,40 +12,44 @@ public enum AppEntryWriter {
 
     /// The entry, indented as the `apps:` list of a pinctl.yaml is (two spaces), ending with a line break.
     public static func entry(name: String, library: Library, hosts: [String], content: Content) throws -> String {
-        var members: [(String, Node)] = [("name", Node(name)), ("library", Node(library.rawValue))]
+        var members: [(key: String, value: YAMLEmitter.Node)] = [
+            ("name", .scalar(name)), ("library", .scalar(library.rawValue)),
+        ]
         if !hosts.isEmpty { members.append(("hosts", list(hosts))) }
         switch content {
         case .inline(let policy):
             members.append(("policy", try inline(policy)))
         case .config(let path, let library, let settings):
-            members.append(("config", Node(path)))
+            members.append(("config", .scalar(path)))
             switch library {
-            case .nsc where settings.debuggable: members.append(("debuggable", Node("true")))
-            case .afnetworking: members.append(("mode", Node(settings.mode.rawValue)))
-            case .alamofire where settings.publicKeys: members.append(("evaluator", Node("public-keys")))
+            case .nsc where settings.debuggable: members.append(("debuggable", .scalar("true")))
+            case .afnetworking: members.append(("mode", .scalar(settings.mode.rawValue)))
+            case .alamofire where settings.publicKeys: members.append(("evaluator", .scalar("public-keys")))
             default: break
             }
         }
-        let text = try Yams.serialize(node: Node.sequence(Node.Sequence([mapping(members)])), indent: 2)
+        let text = try YAMLEmitter.text(of: .sequence([.mapping(members)], flow: false), indent: 2)
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
     }
 
     /// The inline `policy:` of the libraries that have one in a pinctl.yaml (DESIGN §7).
-    static func inline(_ policy: any TrustPolicy) throws -> Node {
+    static func inline(_ policy: any TrustPolicy) throws -> YAMLEmitter.Node {
         switch policy {
         case let trustkit as TrustKitPolicy:
-            return mapping([("domains", mapping(trustkit.domains.map { name, domain in
-                var keys: [(String, Node)] = []
+            return .mapping([("domains", .mapping(trustkit.domains.map { name, domain in
+                var keys: [(key: String, value: YAMLEmitter.Node)] = []
                 if domain.excludeSubdomainFromParentPolicy {
-                    keys.append(("excludeSubdomainFromParentPolicy", Node("true")))
+                    keys.append(("excludeSubdomainFromParentPolicy", .scalar("true")))
                 } else {
                     keys.append(("publicKeyHashes", list(domain.publicKeyHashes.map { Data($0.hash).base64EncodedString() })))
-                    if domain.includeSubdomains { keys.append(("includeSubdomains", Node("true"))) }
-                    if !domain.enforcePinning { keys.append(("enforcePinning", Node("false"))) }
-                    if let date = domain.expirationDate { keys.append(("expirationDate", Node(Timestamp.day(date)))) }
+                    if domain.includeSubdomains { keys.append(("includeSubdomains", .scalar("true"))) }
+                    if !domain.enforcePinning { keys.append(("enforcePinning", .scalar("false"))) }
+                    if let date = domain.expirationDate {
+                        keys.append(("expirationDate", .scalar(Timestamp.day(date))))
+                    }
                 }
-                return (name, mapping(keys))
+                return (name, .mapping(keys))
             }))])
         case let okhttp as OkHttpPolicy:
             var patterns: [(String, [String])] = []
@@ -57,17 +60,13 @@ public enum AppEntryWriter {
                     patterns.append((entry.pattern.canonical, [entry.pin.text]))
                 }
             }
-            return mapping([("pins", mapping(patterns.map { ($0.0, list($0.1)) }))])
+            return .mapping([("pins", .mapping(patterns.map { ($0.0, list($0.1)) }))])
         default:
             throw ExportError("a \(policy.library.rawValue) policy has no inline form to print")
         }
     }
 
-    static func list(_ items: [String]) -> Node {
-        Node.sequence(Node.Sequence(items.map { Node($0) }, .implicit, .flow))
-    }
-
-    static func mapping(_ members: [(String, Node)]) -> Node {
-        Node.mapping(Node.Mapping(members.map { (Node($0.0), $0.1) }))
+    static func list(_ items: [String]) -> YAMLEmitter.Node {
+        .sequence(items.map { .scalar($0) }, flow: true)
     }
 }

@@ -136,9 +136,11 @@ public enum TrustKitConfigurationWriter {
     /// control characters, so those are spelled otherwise.
     private static func commented(_ plist: String, _ comments: [String]) -> [UInt8] {
         let lines = comments.map { comment in
-            var text = String(String.UnicodeScalarView(comment.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-            while text.contains("--") { text = text.replacing("--", with: "-\u{2010}") }
-            return "<!-- \(text) -->\n"
+            var text = String.UnicodeScalarView()
+            for scalar in comment.unicodeScalars {
+                text.append(scalar.value < 0x20 ? " " : scalar == "-" && text.last == "-" ? "\u{2010}" : scalar)
+            }
+            return "<!-- \(String(text)) -->\n"
         }.joined()
         guard let element = plist.firstRange(of: "<plist") else { return Array((lines + plist).utf8) }
         return Array((plist[..<element.lowerBound] + lines + plist[element.lowerBound...]).utf8)

@@ -30,7 +30,7 @@ public enum OkHttpSourceWriter {
         case .okhttpText:
             let width = additions.map(\.pattern.count).max() ?? 0
             let lines = additions.map { addition in
-                addition.pattern.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                addition.pattern + String(repeating: " ", count: width + 2 - addition.pattern.count)
                     + addition.pins.map(\.text).joined(separator: " ") + "\n"
             }
             return Array((comment(header + ["pattern pin [pin…] per line, as pinctl reads OkHttp pins"], marker: "#")
@@ -98,13 +98,12 @@ public enum OkHttpSourceWriter {
 
     /// A Kotlin string literal: `\`, `"` and `$` (a template) escaped.
     static func kotlinString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "$", with: "\\$") + "\""
+        "\"" + text.replacingScalars { "\\\"$".unicodeScalars.contains($0) ? "\\" + String($0) : nil } + "\""
     }
 
     /// A Java string literal: `\` and `"` escaped.
     static func javaString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacingScalars { "\\\"".unicodeScalars.contains($0) ? "\\" + String($0) : nil } + "\""
     }
 
     /// Line comments of at most 120 columns; line breaks and control characters in the text (a domain name from

@@ -1,11 +1,22 @@
-/// Trimming by Unicode scalar, as Foundation's `CharacterSet` trims: FoundationEssentials has no `CharacterSet`, and
-/// the full Foundation that does links ICU's 37 MB of data into the binary.
+/// Trimming and replacing by Unicode scalar, as Foundation's `CharacterSet` and `replacingOccurrences` do: they are
+/// not in FoundationEssentials, and the full Foundation that has them links ICU's 37 MB of data into the binary. By
+/// scalar, not by `Character`: the standard library's `replacing` would miss the CR of a CR LF pair, or a quote that
+/// a combining accent follows.
 extension StringProtocol {
     package func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) })
         else { return "" }
         return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
+    /// Every scalar that `replacement` maps to text replaced by it.
+    package func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var result = ""
+        for scalar in unicodeScalars {
+            if let text = replacement(scalar) { result += text } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
     }
 }
 
