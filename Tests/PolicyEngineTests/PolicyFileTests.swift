@@ -133,25 +133,37 @@ struct PolicyFileTests {
         var testDescription: String { saying }
     }
 
-    /// Aliases are not expanded (so a billion laughs costs nothing): one where a value is expected is refused there.
-    @Test func anAliasWhereAValueIsExpectedIsRefusedOnItsLine() throws {
-        try Self.expectError("""
+    /// An alias stands for its anchor's node, as Yams composed it: the app's hosts are the targets' list.
+    @Test func anAliasIsItsAnchorsValue() throws {
+        let file = try Self.load("""
             targets: &hosts [api.example.com]
             apps:
               - name: a
                 library: afnetworking
                 hosts: *hosts
                 policy: {mode: none}
-            """, line: 5, keyPath: "apps[0].hosts", saying: "expected a list, found an alias")
+            """).get()
+        #expect(file.apps(covering: "api.example.com").map(\.name) == ["a"])
+        #expect(file.apps(covering: "www.example.com").isEmpty)
     }
 
-    /// Nine lists of nine aliases of the list before: a billion `lol`s if expanded, 10 lines as read.
-    @Test func aBillionLaughsIsReadAsWrittenAndRefused() throws {
+    /// Nine lists of nine aliases of the list before: a billion `lol`s if expanded. Refused at the alias that takes
+    /// the document past 100 000 nodes: lines 1–6 hold 74 735 with their aliases expanded (`&e` alone 66 430), so
+    /// the first `*e` of line 7, at column 9.
+    @Test func aBillionLaughsIsRefusedAtTheAliasThatGoesTooFar() throws {
         var text = "apps:\n  - &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for (name, previous) in zip("bcdefghi", "abcdefgh") {
             text += "  - &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
         }
-        try Self.expectError(text, line: 2, keyPath: "apps[0]", saying: "expected a mapping, found a list")
+        let error = try #require(Self.load(text).failure)
+        #expect(error.line == 7 && error.column == 9, "\(error)")
+        #expect(error.message == "aliases expand the document past 100000 nodes: write the values out", "\(error)")
+    }
+
+    @Test func aKeyWrittenTwiceIsRefusedWhereItIsWrittenAgain() throws {
+        let error = try #require(Self.load("version: 1\napps: []\nversion: 1\n").failure)
+        #expect(error.line == 3 && error.column == 1, "\(error)")
+        #expect(error.message == "the key 'version' is written twice in one mapping", "\(error)")
     }
 
     @Test func aSecondDocumentIsRefused() throws {

@@ -10,19 +10,17 @@ struct YAMLMark: Equatable {
     init(_ mark: yaml_mark_t) { self.init(line: mark.line + 1, column: mark.column + 1) }
 }
 
-/// A node of a YAML document: scalars as the text written (never resolved to numbers or booleans), aliases as
-/// aliases.
+/// A node of a YAML document: scalars as the text written (never resolved to numbers or booleans). An alias is its
+/// anchor's node, marked where the anchor is, as Yams composed it.
 indirect enum YAMLNode {
     /// `nil` mark: only the empty mapping that stands for an empty file.
     case scalar(String, YAMLMark?)
     case mapping([(key: YAMLNode, value: YAMLNode)], YAMLMark?)
     case sequence([YAMLNode], YAMLMark?)
-    /// `*name`: never expanded, so a file of aliases of aliases (a billion laughs) costs no more than its size.
-    case alias(YAMLMark?)
 
     var mark: YAMLMark? {
         switch self {
-        case .scalar(_, let mark), .mapping(_, let mark), .sequence(_, let mark), .alias(let mark): mark
+        case .scalar(_, let mark), .mapping(_, let mark), .sequence(_, let mark): mark
         }
     }
 }
@@ -34,9 +32,11 @@ enum YAMLParseError: Error {
     case syntax(context: String?, problem: String, mark: YAMLMark)
     /// A character libyaml does not read (control characters): its problem, at a byte offset of the UTF-8 text.
     case reader(problem: String, offset: Int, value: Int32)
-    /// A mapping holding the same key twice (the same text, resolved to the same YAML tag): the keys, sorted, and
-    /// where the first of them is first written.
-    case duplicateKeys([String], mark: YAMLMark)
+    /// A mapping holding the same key twice (the same text, resolved to the same YAML tag), at its second writing.
+    case duplicateKey(String, mark: YAMLMark)
+    /// Aliases that make the document hold more than `YAMLDocument.maximumExpansion` nodes, at the alias that
+    /// passed it: a "billion laughs" would otherwise cost whoever walks the tree.
+    case tooManyAliasedNodes(mark: YAMLMark)
     /// Lists and mappings opened more than `YAMLDocument.maximumDepth` deep, the last at `mark`.
     case tooDeep(mark: YAMLMark)
     case memory
@@ -51,12 +51,14 @@ enum YAMLDocument {
     /// A second guard, on the tree itself, for what the first does not count (a list written without indentation as
     /// the value of a mapping): with both, a tree is at most about 2 000 deep.
     static let maximumDepth = 2048
+    /// Nodes a document may hold with its aliases expanded: far beyond any policy file, far below a billion laughs.
+    static let maximumExpansion = 100_000
 
     /// The root node of the text's single document; `nil` for a text without one (empty, or only comments).
     ///
     /// What is refused, and how, follows Yams' `compose(yaml:)`, which pinctl used before: a second document, an
-    /// alias to an anchor not yet complete, a key written twice in a mapping, nesting past Yams' limit. Unlike Yams,
-    /// an alias stays an alias instead of becoming a copy of its anchor's node.
+    /// alias to an anchor not yet complete, a key written twice in a mapping, nesting past Yams' limit; and, unlike
+    /// Yams, aliases that expand the document past `maximumExpansion` nodes.
     static func root(of text: String) throws(YAMLParseError) -> YAMLNode? {
         // A NUL after the text, so that even an empty text has an address: libyaml asserts its input is not NULL.
         let bytes = Array(text.utf8) + [0]
@@ -65,7 +67,7 @@ enum YAMLDocument {
             try events.expect(YAML_STREAM_START_EVENT)
             guard try events.next().type != YAML_STREAM_END_EVENT else { return nil }
             var composer = Composer(events: events)
-            let node = try composer.node(from: try events.next(), depth: 1)
+            let (node, _) = try composer.node(from: try events.next(), depth: 1)
             _ = try events.next()  // the document's end
             let following = try events.next()
             guard following.type == YAML_STREAM_END_EVENT else {
@@ -169,52 +171,75 @@ private final class EventReader {
     }
 }
 
-/// Builds nodes from events, as Yams' parser did, but keeping aliases and refusing deep nesting.
+/// Builds nodes from events as Yams' parser did, an alias becoming its anchor's node (shared, not copied), but
+/// refusing deep nesting and aliases that expand past `maximumExpansion` nodes.
 private struct Composer {
     let events: EventReader
-    /// Anchors defined so far; a collection's only once it is complete (Yams registered them then).
-    var anchors: Set<String> = []
+    /// Anchors defined so far, with the nodes each stands for; a collection's only once it is complete (Yams
+    /// registered them then).
+    var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    /// Nodes of the document so far, aliases expanded.
+    var expanded = 0
 
     init(events: EventReader) { self.events = events }
 
-    mutating func node(from event: Event, depth: Int) throws(YAMLParseError) -> YAMLNode {
+    /// The node that `event` starts, and how many nodes it holds with its aliases expanded.
+    mutating func node(from event: Event, depth: Int) throws(YAMLParseError) -> (YAMLNode, size: Int) {
         switch event.type {
         case YAML_ALIAS_EVENT:
-            guard anchors.contains(event.text) else {
+            guard let (node, size) = anchors[event.text] else {
                 throw .syntax(context: nil, problem: "found undefined alias", mark: event.mark)
             }
-            return .alias(event.mark)
+            try count(size, at: event.mark)
+            return (node, size)
         case YAML_SCALAR_EVENT:
-            if let anchor = event.anchor { anchors.insert(anchor) }
-            return .scalar(event.text, event.mark)
+            try count(1, at: event.mark)
+            let node = YAMLNode.scalar(event.text, event.mark)
+            if let anchor = event.anchor { anchors[anchor] = (node, 1) }
+            return (node, 1)
         case YAML_SEQUENCE_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
+            try count(1, at: event.mark)
             var elements: [YAMLNode] = []
+            var size = 1
             var next = try events.next()
             while next.type != YAML_SEQUENCE_END_EVENT {
-                elements.append(try node(from: next, depth: depth + 1))
+                let (element, elementSize) = try node(from: next, depth: depth + 1)
+                elements.append(element)
+                size += elementSize
                 next = try events.next()
             }
-            if let anchor = event.anchor { anchors.insert(anchor) }
-            return .sequence(elements, event.mark)
+            let node = YAMLNode.sequence(elements, event.mark)
+            if let anchor = event.anchor { anchors[anchor] = (node, size) }
+            return (node, size)
         case YAML_MAPPING_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
+            try count(1, at: event.mark)
             var members: [(key: YAMLNode, value: YAMLNode)] = []
             var keys: [Event] = []
+            var size = 1
             var next = try events.next()
             while next.type != YAML_MAPPING_END_EVENT {
-                let key = try node(from: next, depth: depth + 1)
-                members.append((key, try node(from: try events.next(), depth: depth + 1)))
+                let (key, keySize) = try node(from: next, depth: depth + 1)
+                let (value, valueSize) = try node(from: try events.next(), depth: depth + 1)
+                members.append((key, value))
+                size += keySize + valueSize
                 keys.append(next)
                 next = try events.next()
             }
             try YAMLTag.checkDuplicates(keys)
-            if let anchor = event.anchor { anchors.insert(anchor) }
-            return .mapping(members, event.mark)
+            let node = YAMLNode.mapping(members, event.mark)
+            if let anchor = event.anchor { anchors[anchor] = (node, size) }
+            return (node, size)
         default:
             // libyaml's parser only ever hands a node's first event here.
             preconditionFailure("libyaml: event \(event.type) where a node starts")
         }
+    }
+
+    private mutating func count(_ nodes: Int, at mark: YAMLMark) throws(YAMLParseError) {
+        expanded += nodes
+        guard expanded <= YAMLDocument.maximumExpansion else { throw .tooManyAliasedNodes(mark: mark) }
     }
 }
 
@@ -225,21 +250,12 @@ private enum YAMLTag {
     /// Yams refused two keys of equal text and tag, comparing lists and mappings whole; pinctl refuses keys that are
     /// not text anyway, so only scalar keys are compared here.
     static func checkDuplicates(_ keys: [Event]) throws(YAMLParseError) {
-        let scalars = keys.filter { $0.type == YAML_SCALAR_EVENT }
         var seen: [String: [Event]] = [:]
-        var duplicates: [(text: String, first: Event)] = []
-        for key in scalars {
+        for key in keys where key.type == YAML_SCALAR_EVENT {
             let earlier = seen[key.text, default: []]
-            if let first = earlier.first(where: { tag(of: $0) == tag(of: key) }) {
-                if !duplicates.contains(where: { $0.text == key.text && tag(of: $0.first) == tag(of: key) }) {
-                    duplicates.append((key.text, first))
-                }
-            }
+            if earlier.contains(where: { tag(of: $0) == tag(of: key) }) { throw .duplicateKey(key.text, mark: key.mark) }
             seen[key.text, default: []].append(key)
         }
-        guard !duplicates.isEmpty else { return }
-        let sorted = duplicates.sorted { $0.text < $1.text }
-        throw .duplicateKeys(sorted.map(\.text), mark: sorted[0].first.mark)
     }
 
     private static func tag(of key: Event) -> String {

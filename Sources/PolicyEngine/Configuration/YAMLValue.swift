@@ -64,7 +64,6 @@ struct YAMLValue {
         case .scalar(let text, _): "'\(text)'"
         case .mapping: "a mapping"
         case .sequence: "a list"
-        case .alias: "an alias"
         }
     }
 
@@ -156,12 +155,14 @@ struct YAMLValue {
         case .reader(let problem, let offset, let value):
             return ConfigurationError(file: file, message: "not valid YAML: "
                                       + YAMLReaderSnippet.describe(problem, offset: offset, value: value, in: text))
-        case .duplicateKeys(let keys, let mark):
-            // Yams' context was the whole text, so its message holds the file.
-            let list = keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return ConfigurationError(file: file, message: "not valid YAML: Parser: expected all keys to be unique but "
-                                      + "found the following duplicated key(s): \(list).\nContext:\n"
-                                      + "\(text) in line \(mark.line), column \(mark.column)\n")
+        case .duplicateKey(let key, let mark):
+            let (line, column) = end.clamp(mark)
+            return ConfigurationError(file: file, line: line, column: column,
+                                      message: "the key '\(key)' is written twice in one mapping")
+        case .tooManyAliasedNodes(let mark):
+            let (line, column) = end.clamp(mark)
+            return ConfigurationError(file: file, line: line, column: column, message: "aliases expand the document "
+                                      + "past \(YAMLDocument.maximumExpansion) nodes: write the values out")
         case .memory:
             return ConfigurationError(file: file, message: "not valid YAML: Memory error")
         }
