@@ -62,16 +62,6 @@ final class TargetSource: @unchecked Sendable {
     /// The line without its comment and surrounding blanks; empty when nothing is left.
     private static func entry(_ line: String) -> String {
         let uncommented = line.firstIndex(of: "#").map { line[..<$0] } ?? line[...]
-        return String(uncommented.trimmingWhitespace)
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingWhitespace: Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return self[first...last]
+        return uncommented.trimming { $0 == " " || $0 == "\t" }
     }
 }

@@ -65,19 +65,13 @@ public enum SubjectText {
         }
         var attributes: [(attribute: String, value: String)] = []
         for component in components {
-            let attribute = component.attribute.trimmingSpaces
-            guard !attribute.isEmpty, let value = component.value?.trimmingSpaces, !value.isEmpty else {
+            let attribute = component.attribute.trimming { $0 == " " }
+            guard !attribute.isEmpty, let value = component.value?.trimming { $0 == " " }, !value.isEmpty else {
                 throw InputError("--subject \(text): expected ATTRIBUTE=VALUE pairs such as "
                     + "CN=api.example.com,O=Example or /O=Example/CN=api.example.com")
             }
             attributes.append((attribute, value))
         }
         return slashes ? attributes : attributes.reversed()
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
