@@ -35,9 +35,8 @@ public enum TrustKitConfigurationReader {
                 throw ConfigurationError(file: path, line: error.line, keyPath: "", message: "not JSON: \(error.message)")
             }
         } else if bytes.starts(with: Array("bplist".utf8)) {
-            if let object = BinaryPropertyListSets.firstSet(in: bytes) {
-                throw ConfigurationError(file: path, keyPath: "", message: "a binary property list holding a set "
-                    + "(object \(object)), which is no property list type: TrustKit's configuration has none")
+            if let reason = BinaryPropertyListShape.refusal(bytes) {
+                throw ConfigurationError(file: path, keyPath: "", message: reason)
             }
             do {
                 root = try PropertyListDecoder().decode(PropertyListValue.self, from: Data(bytes))

@@ -45,28 +45,43 @@ indirect enum PropertyListValue: Sendable, Equatable {
     }
 }
 
-/// Binary property lists are read by FoundationEssentials' decoder, one value at a time: each type is tried in turn,
-/// and the binary format keeps them apart (a `<string>` never decodes as a number).
+/// Binary property lists are read by FoundationEssentials' decoder. A collection is opened as one, so a value inside
+/// that cannot be read fails the whole decoding at once (retrying the collection as another type would cost twice per
+/// level); only a single value is tried as each type in turn, and the binary format keeps them apart.
 extension PropertyListValue: Decodable {
     init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .real(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode(Date.self) {
-            self = .date(value)
-        } else if let value = try? container.decode(Data.self) {
-            self = .data(value)
-        } else if let value = try? container.decode([PropertyListValue].self) {
-            self = .array(value)
+        if var elements = try? decoder.unkeyedContainer() {
+            var array: [PropertyListValue] = []
+            while !elements.isAtEnd { array.append(try elements.decode(PropertyListValue.self)) }
+            self = .array(array)
+        } else if let members = try? decoder.container(keyedBy: Key.self) {
+            var dictionary: [String: PropertyListValue] = [:]
+            for key in members.allKeys { dictionary[key.stringValue] = try members.decode(PropertyListValue.self, forKey: key) }
+            self = .dictionary(dictionary)
         } else {
-            self = .dictionary(try container.decode([String: PropertyListValue].self))
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .real(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode(Date.self) {
+                self = .date(value)
+            } else {
+                self = .data(try container.decode(Data.self))
+            }
         }
+    }
+
+    /// Any key of a dictionary.
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 
