@@ -52,8 +52,7 @@ bin=$(swift build --scratch-path "$scratch" -c release --show-bin-path)
 
 # The Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
 export SWIFT_BACKTRACE=enable=no
-# The runtimes' known leaks (Foundation's CFError on a malformed plist) are not findings; the test suite's ASan run
-# suppresses the same ones.
+# The runtimes' known leaks are not findings; the test suite's ASan run suppresses the same ones.
 suppressions=$root/scripts/lsan-suppressions.txt
 export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=()

@@ -191,6 +191,16 @@ private let refusalCases = [
             == ["example.com": TKSummary.line([leaf, root], subdomains: true)])
     }
 
+    /// XML 1.0 cannot hold U+000E even escaped (libxml2 refuses to read it back): the plist export is refused, the
+    /// JSON one, which can, reads back.
+    @Test func aDomainWithAControlCharacterIsRefusedInXMLAndWrittenInJSON() throws {
+        let policy = PortablePolicy(rules: [rule("a\u{0E}b.example.com", ["leaf.pem", "root-ca.pem"])])
+        var losses = ExportLosses()
+        #expect(throws: ExportError.self) { try TrustKitConfigurationWriter.write(policy, json: false, losses: &losses) }
+        let (json, _) = try export(policy, json: true)
+        #expect(TKSummary.of(try reread(json, json: true)).keys.sorted() == ["a\u{0E}b.example.com"])
+    }
+
     /// TrustKit refuses an exclusion no parent covers; a host nothing covers is unpinned anyway, so nothing is lost.
     @Test func anExclusionIsWrittenOnlyUnderAParent() throws {
         let excluded = PortablePolicy.Rule(domain: "status.example.com", scope: .exact, excluded: true)

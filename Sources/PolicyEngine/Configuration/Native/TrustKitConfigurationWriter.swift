@@ -30,6 +30,11 @@ public enum TrustKitConfigurationWriter {
                 throw ExportError("the JSON could not be written: \(error)")
             }
         }
+        // XML 1.0 has no way to write most control characters, even escaped; JSON has.
+        if let name = domains.map(\.name).first(where: { $0.unicodeScalars.contains(where: Self.isOutsideXML) }) {
+            throw ExportError("the domain '\(name)' holds a control character, which an XML property list cannot "
+                + "hold: export --format json, or correct the name")
+        }
         let data: Data
         do {
             let encoder = PropertyListEncoder()
@@ -130,6 +135,15 @@ public enum TrustKitConfigurationWriter {
         ]
         if let expiration = domain.expirationDate { entry[TrustKitKey.expirationDate] = .string(Timestamp.day(expiration)) }
         return .dictionary(entry)
+    }
+
+    /// Characters XML 1.0 does not allow (its `Char` production), which no XML reader, libxml2 included, accepts.
+    private static func isOutsideXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00...0x1F, 0xFFFE, 0xFFFF: true
+        default: false
+        }
     }
 
     /// The plist with `comments` before its `<plist>` element. A comment may not hold "--" (an xn-- label would) nor
