@@ -65,8 +65,8 @@ public enum SubjectText {
         }
         var attributes: [(attribute: String, value: String)] = []
         for component in components {
-            let attribute = component.attribute.trimming { $0 == " " }
-            guard !attribute.isEmpty, let value = component.value?.trimming { $0 == " " }, !value.isEmpty else {
+            let attribute = component.attribute.trimming({ $0 == " " })
+            guard !attribute.isEmpty, let value = component.value?.trimming({ $0 == " " }), !value.isEmpty else {
                 throw InputError("--subject \(text): expected ATTRIBUTE=VALUE pairs such as "
                     + "CN=api.example.com,O=Example or /O=Example/CN=api.example.com")
             }
