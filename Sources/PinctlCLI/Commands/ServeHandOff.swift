@@ -31,7 +31,7 @@ enum ServeHandOff {
         guard length > 0 else { return nil }
         let path = Array(buffer[..<length])
         guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        return PathBytes.string(path[...slash] + Array(executableName.utf8))
+        return PathBytes.string(Array(path[...slash]) + Array(executableName.utf8))
     }
 
     /// execv with every argument's bytes as the user gave them; returns only when exec failed (errno says why).
