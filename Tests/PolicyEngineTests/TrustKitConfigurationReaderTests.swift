@@ -184,6 +184,19 @@ private let expirationCases: [(text: String, day: String?)] = [
         }
     }
 
+    /// JSON lets a string hold \u0000 (the export's list of what it dropped can): read, not refused as "not JSON".
+    @Test func aJSONStringHoldingNULIsRead() throws {
+        try TemporaryDirectory.with { directory in
+            let path = try directory.write("TSKConfiguration.json", text: """
+                {"TSKPinnedDomains": {"example.com": {"TSKPublicKeyHashes": ["\(TKSummary.pin("leaf.pem"))",
+                 "\(TKSummary.pin("root-ca.pem"))"]}}, "_pinctlDropped": ["a\\u0000b"]}
+                """)
+            let (policy, notes) = try readTrustKit(path)
+            #expect(TKSummary.of(policy).keys.sorted() == ["example.com"])
+            #expect(notes.contains { $0.contains("which dropped: a\u{0}b") }, "\(notes)")
+        }
+    }
+
     /// What FoundationEssentials' reader gave pinctl is what Foundation's writer wrote: every type, in XML and binary.
     @Test func everyPropertyListTypeIsReadAsFoundationWroteIt() throws {
         let plist: [String: Any] = [TrustKitKey.configuration: [

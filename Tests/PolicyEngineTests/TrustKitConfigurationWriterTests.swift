@@ -201,6 +201,15 @@ private let refusalCases = [
         #expect(TKSummary.of(try reread(json, json: true)).keys.sorted() == ["a\u{0E}b.example.com"])
     }
 
+    /// A NUL in a domain (a binary plist can hold one) cannot be a JSON key pinctl reads back: refused in both forms.
+    @Test func aDomainWithANULIsRefusedInBothForms() throws {
+        let policy = PortablePolicy(rules: [rule("api.ex\u{0}ample.com", ["leaf.pem", "root-ca.pem"])])
+        for json in [false, true] {
+            var losses = ExportLosses()
+            #expect(throws: ExportError.self) { try TrustKitConfigurationWriter.write(policy, json: json, losses: &losses) }
+        }
+    }
+
     /// TrustKit refuses an exclusion no parent covers; a host nothing covers is unpinned anyway, so nothing is lost.
     @Test func anExclusionIsWrittenOnlyUnderAParent() throws {
         let excluded = PortablePolicy.Rule(domain: "status.example.com", scope: .exact, excluded: true)

@@ -21,6 +21,11 @@ public enum TrustKitConfigurationWriter {
         for (name, domain) in domains { pinnedDomains[name] = dictionary(domain) }
         var configuration: [String: PropertyListValue] = [TrustKitKey.pinnedDomains: .dictionary(pinnedDomains)]
         if json {
+            // JSON can hold any character, but a NUL in an object key is more than Jansson, so pinctl, reads back.
+            if let name = domains.map(\.name).first(where: { $0.unicodeScalars.contains("\0") }) {
+                throw ExportError("the domain '\(name)' holds a NUL character, which a JSON key cannot hold for "
+                    + "pinctl (Jansson) to read back: correct the name")
+            }
             if !losses.isEmpty { configuration[droppedKey] = .array(losses.items.map(PropertyListValue.string)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -30,7 +35,7 @@ public enum TrustKitConfigurationWriter {
                 throw ExportError("the JSON could not be written: \(error)")
             }
         }
-        // XML 1.0 has no way to write most control characters, even escaped; JSON has.
+        // XML 1.0 has no way to write most control characters, even escaped.
         if let name = domains.map(\.name).first(where: { $0.unicodeScalars.contains(where: Self.isOutsideXML) }) {
             throw ExportError("the domain '\(name)' holds a control character, which an XML property list cannot "
                 + "hold: export --format json, or correct the name")

@@ -11,8 +11,9 @@ enum JSONPropertyListReader {
 
     static func read(_ bytes: [UInt8]) throws(Failure) -> PropertyListValue {
         var error = json_error_t()
-        // A key given twice would leave one of two policies silently unread.
-        let flags = JSON_REJECT_DUPLICATES
+        // A key given twice would leave one of two policies silently unread. A string value may hold \u0000 (a key
+        // never can, in Jansson).
+        let flags = JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { json_loadb($0.baseAddress, $0.count, Int(flags), &error) }
         }
