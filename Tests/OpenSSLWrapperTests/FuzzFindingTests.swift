@@ -7,15 +7,9 @@ import Testing
 /// are committed as seeds of that target, so every fuzz run replays them too.
 @Suite("Fuzz findings: certificate parsing")
 struct FuzzFindingTests {
-    static func seed(_ target: String, _ name: String) -> [UInt8] {
-        let path = Certs.root + "/Tests/Fuzz/corpus/\(target)/\(name)"
-        guard let data = FileManager.default.contents(atPath: path) else { fatalError("missing seed \(path)") }
-        return [UInt8](data)
-    }
-
     /// A DER certificate whose subject holds "-----BEGIN " was taken for PEM text and rejected as holding none.
     @Test func derCertificateWithThePEMMarkerInItsSubjectReadsAsDER() throws {
-        let der = Self.seed("FuzzCertificateDER", "regression-pem-marker-in-subject.der")
+        let der = FuzzSeeds.bytes("FuzzCertificateDER", "regression-pem-marker-in-subject.der")
         let certificates = try CertificateParser.certificates(from: der)
         #expect(certificates.count == 1)
         #expect(certificates.first?.derBytes == der)

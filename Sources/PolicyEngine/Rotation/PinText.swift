@@ -82,12 +82,7 @@ struct PinText {
     }
 
     private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        Character(Unicode.Scalar(character)).hexDigitValue.map(UInt8.init)
     }
 
     /// Base64 in one alphabet, padded or not; whether the padding was missing.

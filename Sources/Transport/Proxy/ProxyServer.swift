@@ -98,12 +98,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        Character(Unicode.Scalar(digit)).hexDigitValue.map(UInt8.init)
     }
 
     /// The setting with any password replaced, for messages.

@@ -68,12 +68,7 @@ enum NSCValueDecoding {
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
+        Character(Unicode.Scalar(byte)).hexDigitValue.map(UInt8.init)
     }
 
     /// `android.util.Base64.decode(text, DEFAULT)`, its state machine step by step: every byte outside

@@ -86,15 +86,13 @@ enum XMLPropertyListReader {
 
     private static func integer(_ element: XMLElement) throws(XMLParseError) -> Int64 {
         let written = try text(element).trimming(\.isBlankOrNewline)
-        var digits = Substring(written)
-        let negative = digits.first == "-"
-        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
-        let radix = digits.hasPrefix("0x") || digits.hasPrefix("0X") ? 16 : 10
-        if radix == 16 { digits = digits.dropFirst(2) }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && (radix == 16 || $0.isNumber) }),
-              let magnitude = UInt64(digits, radix: radix),
-              let value = negative ? (magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil)
-                  : Int64(exactly: magnitude)
+        // The sign, then decimal or 0x hexadecimal digits; Int64(_:radix:) checks the digits and the range.
+        let sign = written.first == "-" || written.first == "+" ? String(written.prefix(1)) : ""
+        var digits = written.dropFirst(sign.count)
+        let hexadecimal = digits.hasPrefix("0x") || digits.hasPrefix("0X")
+        if hexadecimal { digits = digits.dropFirst(2) }
+        guard let first = digits.first, first != "-", first != "+",
+              let value = Int64(sign + digits, radix: hexadecimal ? 16 : 10)
         else {
             throw XMLParseError(line: element.line, message: "<integer> holds '\(written)', not a whole number that fits 64 bits")
         }
