@@ -1,6 +1,9 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// Where libxml2-dev puts libxml2's headers on Debian and Ubuntu (`pkg-config --cflags libxml-2.0`).
+let libxml2Headers = ["-I/usr/include/libxml2"]
+
 let package = Package(
     name: "pinctl",
     products: [
@@ -27,17 +30,13 @@ let package = Package(
         ),
         .target(name: "Transport"),
         .target(name: "OpenSSLWrapper", dependencies: ["COpenSSL", "Transport"]),
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
-        .target(name: "XMLTree", dependencies: ["CLibXML2"]),
-        .systemLibrary(
-            name: "CLibPSL",
-            pkgConfig: "libpsl",
-            providers: [.apt(["libpsl-dev", "publicsuffix"])]
-        ),
+        // libxml2 and libpsl are opened on first use, not linked (CLazyLibrary.h says why): their headers only are
+        // needed to build (libxml2-dev, libpsl-dev), and libxml2's live in a directory of their own.
+        .target(name: "CLazyLibrary"),
+        .target(name: "CLibXML2", dependencies: ["CLazyLibrary"], cSettings: [.unsafeFlags(libxml2Headers)]),
+        .target(name: "XMLTree", dependencies: ["CLibXML2"],
+                swiftSettings: [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]),
+        .target(name: "CLibPSL", dependencies: ["CLazyLibrary"]),
         .target(name: "PublicSuffix", dependencies: ["CLibPSL"]),
         .systemLibrary(
             name: "CJansson",

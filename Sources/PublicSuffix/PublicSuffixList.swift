@@ -9,8 +9,12 @@ public final class PublicSuffixList: @unchecked Sendable {
 
     private let context: OpaquePointer
 
-    /// The list loaded once, from Debian's file when present, else libpsl's built-in copy.
-    public static let shared = PublicSuffixList()
+    /// The list loaded once, from Debian's file when present, else libpsl's built-in copy; or why libpsl, opened on
+    /// first use (CLazyLibrary.h), cannot be.
+    public static let shared: Result<PublicSuffixList, PublicSuffixListUnavailable> = {
+        if let failure = CLibPSLOpen() { return .failure(PublicSuffixListUnavailable(reason: String(cString: failure))) }
+        return .success(PublicSuffixList())
+    }()
 
     private init() {
         // psl_latest returns whichever of the file and the built-in list is newer, or the built-in one.
@@ -46,5 +50,14 @@ public final class PublicSuffixList: @unchecked Sendable {
         // libpsl returns a pointer into the string it was given: read it before that C string is released (an
         // implicit String-to-pointer conversion lives only for the call, and AddressSanitizer caught the read after).
         return lowered.withCString { name in psl_unregistrable_domain(context, name).map { String(cString: $0) } }
+    }
+}
+
+/// Why the Public Suffix List cannot be read: libpsl is missing or not the expected version.
+public struct PublicSuffixListUnavailable: Error, Sendable, CustomStringConvertible {
+    public let reason: String
+
+    public var description: String {
+        "\(reason): pinctl reads the Public Suffix List with libpsl (Debian package libpsl5)"
     }
 }

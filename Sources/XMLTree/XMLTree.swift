@@ -39,6 +39,11 @@ public struct XMLParseError: Error, Sendable, CustomStringConvertible {
 /// never loaded: every property list starts with `<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "…">`.
 public enum XMLDocumentReader {
     public static func parse(_ bytes: [UInt8], externalDoctype: Bool = false) throws(XMLParseError) -> XMLElement {
+        do {
+            try XMLLibrary.open()
+        } catch {
+            throw XMLParseError(line: 0, message: error.description)
+        }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_NOCDATA.rawValue)
         guard let context = xmlNewParserCtxt() else { fatalError("xmlNewParserCtxt: out of memory") }
@@ -81,7 +86,7 @@ public enum XMLDocumentReader {
             // xmlNodeListGetString allocates: freed with xmlFree.
             let raw = xmlNodeListGetString(node.pointee.doc, current.pointee.children, 1)
             let value = raw.map { String(cString: $0) } ?? ""
-            if let raw { CLibXML2Shim_xmlFree(raw) }
+            if let raw { CLibXML2Free(raw) }
             attributes.append(XMLAttribute(name: qualifiedName(current.pointee.name, current.pointee.ns),
                                            value: value, line: Int(xmlGetLineNo(node))))
             attribute = current.pointee.next

@@ -21,7 +21,7 @@ public struct XMLOutputElement: Sendable {
 
 /// Writes XML with libxml2's tree API (escaping and encoding are libxml2's), indented, UTF-8, with a declaration.
 public enum XMLDocumentWriter {
-    /// The document with `root` as its element, preceded by `comments`.
+    /// The document with `root` as its element, preceded by `comments`. `XMLLibrary.open()` must have succeeded.
     public static func serialize(_ root: XMLOutputElement, comments: [String] = []) -> [UInt8] {
         guard let document = xmlNewDoc("1.0") else { fatalError("xmlNewDoc: out of memory") }
         defer { xmlFreeDoc(document) }
@@ -38,7 +38,7 @@ public enum XMLDocumentWriter {
         var size: Int32 = 0
         xmlDocDumpFormatMemoryEnc(document, &memory, &size, "UTF-8", 1)
         guard let memory else { fatalError("xmlDocDumpFormatMemoryEnc: out of memory") }
-        defer { CLibXML2Shim_xmlFree(memory) }
+        defer { CLibXML2Free(memory) }
         return Array(UnsafeBufferPointer(start: memory, count: Int(size)))
     }
 

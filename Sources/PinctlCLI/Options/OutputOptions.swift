@@ -1,4 +1,5 @@
 import ArgumentParser
+import XMLTree
 
 /// `--format` and `--quiet`.
 struct OutputOptions: ParsableArguments {
@@ -11,4 +12,14 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Print only errors and rejections (on stderr).")
     var quiet = false
+
+    func validate() throws {
+        // JUnit is written with libxml2, opened only now: a missing library is said before any work, not after it.
+        guard format == .junit else { return }
+        do {
+            try XMLLibrary.open()
+        } catch {
+            throw ValidationError("--format junit: \(error)")
+        }
+    }
 }

@@ -41,6 +41,11 @@ public enum NSCXMLWriter {
         guard !configs.isEmpty else { throw ExportError("the policy has no host rule to write as a domain-config") }
         let comments = ["Written by pinctl config export."]
             + (losses.isEmpty ? [] : ["Not expressible here, dropped: " + losses.items.joined(separator: "; ")])
+        do {
+            try XMLLibrary.open()
+        } catch {
+            throw ExportError(error.description)
+        }
         return XMLDocumentWriter.serialize(XMLOutputElement("network-security-config", children: configs),
                                            comments: comments.map { " \($0) " })
     }

@@ -74,7 +74,13 @@ extension TrustKitPolicy {
             throw TrustKitConfigurationError(domain: nil, message: "no pinned domains: TrustKit refuses a "
                 + "configuration without TSKPinnedDomains")
         }
-        let suffixes = PublicSuffixList.shared
+        let suffixes: PublicSuffixList
+        switch PublicSuffixList.shared {
+        case .success(let list): suffixes = list
+        case .failure(let error):
+            throw TrustKitConfigurationError(domain: nil, message: "TrustKit's rules on domains need the Public Suffix "
+                + "List, which cannot be read: \(error)")
+        }
         var seen: Set<String> = []
         for (name, policy) in domains {
             func refuse(_ message: String, key: String? = nil) -> TrustKitConfigurationError {
@@ -133,8 +139,9 @@ extension TrustKitPolicy {
         // if (domainPinningPolicies[hostname] == nil): an NSDictionary lookup, exact and case-sensitive.
         if let exact = domains.first(where: { $0.name == host }) { return exact }
         // GetRegistryLength is 0 for a name with a byte that is not ASCII (IsStringASCII): never a subdomain.
-        let suffixes = PublicSuffixList.shared
-        guard host.allSatisfy(\.isASCII), let hostRegistry = suffixes.registry(of: host) else { return nil }
+        // check(), which every policy passed, has refused to go on without the list.
+        guard case .success(let suffixes) = PublicSuffixList.shared,
+              host.allSatisfy(\.isASCII), let hostRegistry = suffixes.registry(of: host) else { return nil }
         var best: (name: String, policy: TrustKitDomainPolicy)?
         for entry in domains where entry.policy.includeSubdomains {
             // isSubdomain(): the same registry, and the host ends with "." + the domain; the longest domain wins
