@@ -25,7 +25,7 @@ public final class TrustStore: @unchecked Sendable {
             _ = PathBytes.withCString(directory) { X509_STORE_load_path(store, $0) }
         }
         for file in files {
-            _ = PathBytes.withCString(file) { X509_STORE_load_file(store, $0) }
+            CertificateBundleLookup.add(file, to: store)
         }
         for certificate in certificates {
             // X509_STORE_add_cert takes its own reference; a duplicate is not an error in OpenSSL 3, and adding a
