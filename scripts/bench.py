@@ -5,7 +5,7 @@
     scripts/bench.py --quick all   # the same with fewer runs and smaller lists (10,000 targets, not 100,000)
     scripts/bench.py verify        # pinctl verify vs openssl verify on a 3-certificate chain
     scripts/bench.py check         # pinctl check vs openssl s_client on one loopback target, then 200 targets
-    scripts/bench.py callgrind     # instruction counts (valgrind) of --version and verify, pinctl vs openssl
+    scripts/bench.py callgrind     # instruction counts (valgrind): --version, verify, the system store
 
 Builds pinctl first, as README installs it (release, the Swift standard library linked statically). Timed runs of
 pinctl and of its baseline alternate, so a change in the machine's load falls on both. Figures are for comparison
@@ -292,14 +292,18 @@ def bench_callgrind():
     binary = os.path.join(SCRATCH, "pinctl-nodebug")
     subprocess.run(["objcopy", "--strip-debug", PINCTL, binary], check=True)
     top = int(os.environ.get("TOP", "25"))
+    with_ca_file = [binary] + VERIFY_ARGS + ["--ca-file", "root-ca.pem"]
+    # (name, argv, expected exit) of pinctl, then of its baseline.
     pairs = [
-        ("pinctl --version", [binary, "--version"], "openssl version", ["openssl", "version"]),
-        ("pinctl verify --ca-file", [binary] + VERIFY_ARGS + ["--ca-file", "root-ca.pem"],
-         "openssl verify", OPENSSL_VERIFY),
+        (("pinctl --version", [binary, "--version"], 0), ("openssl version", ["openssl", "version"], 0)),
+        (("pinctl verify --ca-file", with_ca_file, 0), ("openssl verify", OPENSSL_VERIFY, 0)),
+        # The fixture chain leads to no system root: rejected, after looking the system store up (SSL_CERT_FILE's
+        # bundle and the hashed directory, whichever the environment names).
+        (("pinctl verify, system store", [binary] + VERIFY_ARGS, 1), ("pinctl verify --ca-file", with_ca_file, 0)),
     ]
-    for ours_name, ours, theirs_name, theirs in pairs:
-        mine = callgrind(ours_name, ours, top, 0)
-        base = callgrind(theirs_name, theirs, top, 0)
+    for (ours_name, ours, ours_status), (theirs_name, theirs, theirs_status) in pairs:
+        mine = callgrind(ours_name, ours, top, ours_status)
+        base = callgrind(theirs_name, theirs, top, theirs_status)
         print(f"ratio {ours_name} / {theirs_name}: {mine / base:.2f}\n")
 
 
