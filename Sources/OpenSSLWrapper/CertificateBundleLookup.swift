@@ -67,11 +67,9 @@ final class CertificateBundleLookup {
                 entries.append(Entry(subject: subject, der: der))
             }
         }
-        guard complete else {
-            for entry in entries { X509_NAME_free(entry.subject) }
-            return nil
-        }
-        return CertificateBundleLookup(entries: entries)
+        // Made either way, so that its deinit frees the subjects read so far.
+        let lookup = CertificateBundleLookup(entries: entries)
+        return complete ? lookup : nil
     }
 
     /// The subject of a DER certificate, decoded, without decoding the rest: Certificate and TBSCertificate are
@@ -87,6 +85,7 @@ final class CertificateBundleLookup {
                 var length = 0
                 var tag: Int32 = 0
                 var tagClass: Int32 = 0
+                // 0x80 in the result is ASN1_get_object's error bit (it has no named constant).
                 let flags = ASN1_get_object(&cursor, &length, &tag, &tagClass, end - at)
                 guard flags & 0x80 == 0, let contents = cursor, length <= end - contents else { return nil }
                 return (tag, tagClass, length)

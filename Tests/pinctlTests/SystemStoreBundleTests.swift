@@ -65,8 +65,7 @@ import TestSupport
             try OpenSSLCLI.run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                 "-keyout", "impostor.key", "-out", "impostor.pem", "-days", "10",
                                 "-subj", "/O=pinctl Test/CN=pinctl Test Root CA"], in: directory.path)
-            let impostor = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory.path("impostor.pem"))),
-                                  as: UTF8.self)
+            let impostor = try String(contentsOfFile: directory.path("impostor.pem"), encoding: .utf8)
             let result = try verify(bundle: [impostor, Self.pem("root-ca.pem")])
             #expect(result.status == 0, "\(result)")
             let alone = try verify(bundle: [impostor])
@@ -85,8 +84,7 @@ import TestSupport
         try TemporaryDirectory.with { directory in
             try OpenSSLCLI.run(["x509", "-in", Certs.path("root-ca.pem"), "-trustout", "-out", "trusted-root.pem"],
                                in: directory.path)
-            let trusted = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory.path("trusted-root.pem"))),
-                                 as: UTF8.self)
+            let trusted = try String(contentsOfFile: directory.path("trusted-root.pem"), encoding: .utf8)
             #expect(trusted.contains("BEGIN TRUSTED CERTIFICATE"))
             let result = try verify(bundle: [Self.pem("other-root-ca.pem"), trusted])
             #expect(result.status == 0, "\(result)")

@@ -74,13 +74,10 @@ extension TrustKitPolicy {
             throw TrustKitConfigurationError(domain: nil, message: "no pinned domains: TrustKit refuses a "
                 + "configuration without TSKPinnedDomains")
         }
-        let suffixes: PublicSuffixList
-        switch PublicSuffixList.shared {
-        case .success(let list): suffixes = list
-        case .failure(let error):
-            throw TrustKitConfigurationError(domain: nil, message: "TrustKit's rules on domains need the Public Suffix "
-                + "List, which cannot be read: \(error)")
-        }
+        let suffixes = try PublicSuffixList.shared.mapError { error in
+            TrustKitConfigurationError(domain: nil, message: "TrustKit's rules on domains need the Public Suffix List, "
+                + "which cannot be read: \(error)")
+        }.get()
         var seen: Set<String> = []
         for (name, policy) in domains {
             func refuse(_ message: String, key: String? = nil) -> TrustKitConfigurationError {
