@@ -46,8 +46,7 @@ let package = Package(
         // needed to build (libxml2-dev, libpsl-dev), and libxml2's live in a directory of their own.
         .target(name: "CLazyLibrary"),
         .target(name: "CLibXML2", dependencies: ["CLazyLibrary"], cSettings: [.unsafeFlags(libxml2Headers)]),
-        .target(name: "XMLTree", dependencies: ["CLibXML2"],
-                swiftSettings: [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]),
+        .target(name: "XMLTree", dependencies: ["CLibXML2"]),
         .target(name: "CLibPSL", dependencies: ["CLazyLibrary"]),
         .target(name: "PublicSuffix", dependencies: ["CLibPSL"]),
         .systemLibrary(
@@ -112,10 +111,19 @@ let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
     ("FuzzNSCXML", "PolicyEngine"),
     ("FuzzTrustKitPlist", "PolicyEngine"),
     ("FuzzOkHttpSource", "PolicyEngine"),
+    ("FuzzOutputEscaping", "PinctlCLI"),
 ]
 // FuzzSupport holds the invariants targets share, of certificates and of exported policies.
 package.targets.append(
     .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
 package.targets += fuzzTargets.map {
     .executableTarget(name: $0.name, dependencies: ["FuzzSupport", $0.parser], path: "Tests/Fuzz/\($0.name)")
+}
+
+// Swift loads the CLibXML2 module again in every module that imports XMLTree, directly or not (an `internal import`
+// hides its names, not the module), so every Swift target needs libxml2's header directory, not XMLTree alone: without
+// it a clean build stops at "'libxml/parser.h' file not found" in PolicyEngine.
+for target in package.targets where target.type != .system && target.name != "CLibXML2" && target.name != "CLibPSL"
+    && target.name != "CLazyLibrary" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]
 }
