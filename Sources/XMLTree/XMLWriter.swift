@@ -24,7 +24,8 @@ public struct XMLOutputElement: Sendable {
 /// a report shows it as a visible escape, a configuration refuses it.
 public enum XMLDocumentWriter {
     /// A report (JUnit): every text, attribute and comment with the characters XML cannot hold shown as visible escapes
-    /// (`\x1B`), so the document always parses and nothing is dropped silently. `XMLLibrary.open()` must have succeeded.
+    /// (`\x1B`), so the document always parses and nothing is dropped silently. `XMLLibrary.open()` must have
+    /// succeeded.
     public static func report(_ root: XMLOutputElement, comments: [String] = []) -> [UInt8] {
         serialize(escaped(root), comments: comments.map(XMLCharacters.visible))
     }
@@ -43,14 +44,15 @@ public enum XMLDocumentWriter {
     }
 
     private static func escaped(_ element: XMLOutputElement) -> XMLOutputElement {
-        XMLOutputElement(element.name, attributes: element.attributes.map { ($0.name, XMLCharacters.visible($0.value)) },
-                         children: element.children.map { child in
+        let attributes = element.attributes.map { ($0.name, XMLCharacters.visible($0.value)) }
+        let children = element.children.map { child -> XMLOutputElement.Child in
             switch child {
             case .element(let inner): .element(escaped(inner))
             case .text(let text): .text(XMLCharacters.visible(text))
             case .comment(let text): .comment(XMLCharacters.visible(text))
             }
-        })
+        }
+        return XMLOutputElement(element.name, attributes: attributes, children: children)
     }
 
     private static func check(_ element: XMLOutputElement, path: String) throws(XMLUnwritableValue) {
@@ -63,7 +65,8 @@ public enum XMLDocumentWriter {
             switch child {
             case .element(let inner):
                 seen[inner.name, default: 0] += 1
-                let step = total[inner.name, default: 0] > 1 ? "\(inner.name)[\(seen[inner.name, default: 0])]" : inner.name
+                let position = seen[inner.name, default: 0]
+                let step = total[inner.name, default: 0] > 1 ? "\(inner.name)[\(position)]" : inner.name
                 try check(inner, path: path + "/" + step)
             case .text(let text): try check(text, at: path)
             case .comment(let text): try check(text, at: path + "/comment()")

@@ -68,7 +68,9 @@ import XMLTree
         for name in ["a\u{1B}b.example.com", "a\u{FFFE}b.example.com"] {
             var losses = ExportLosses()
             let policy = PortablePolicy(rules: [.init(domain: name, scope: .exact, keyPins: pins)])
-            #expect(throws: ExportError.self) { try TrustKitConfigurationWriter.write(policy, json: false, losses: &losses) }
+            #expect(throws: ExportError.self) {
+                try TrustKitConfigurationWriter.write(policy, json: false, losses: &losses)
+            }
         }
     }
 }

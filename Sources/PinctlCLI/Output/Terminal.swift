@@ -65,7 +65,8 @@ public enum Terminal {
         guard stdoutIsTerminal else { return write(bytes, to: STDOUT_FILENO) }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let text = lines.map { line in
-            line.split(separator: "\t", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\t")
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { safe(String($0)) }
+                .joined(separator: "\t")
         }
         write(Array(text.joined(separator: "\n").utf8), to: STDOUT_FILENO)
     }
