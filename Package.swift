@@ -111,6 +111,7 @@ let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
     ("FuzzNSCXML", "PolicyEngine"),
     ("FuzzTrustKitPlist", "PolicyEngine"),
     ("FuzzOkHttpSource", "PolicyEngine"),
+    ("FuzzOutputEscaping", "PinctlCLI"),
 ]
 // FuzzSupport holds the invariants targets share, of certificates and of exported policies.
 package.targets.append(

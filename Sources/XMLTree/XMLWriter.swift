@@ -20,9 +20,66 @@ public struct XMLOutputElement: Sendable {
 }
 
 /// Writes XML with libxml2's tree API (escaping and encoding are libxml2's), indented, UTF-8, with a declaration.
+/// What becomes of a character XML cannot hold (`XMLCharacters`) is each writer's choice, made by the entry point:
+/// a report shows it as a visible escape, a configuration refuses it.
 public enum XMLDocumentWriter {
-    /// The document with `root` as its element, preceded by `comments`. `XMLLibrary.open()` must have succeeded.
-    public static func serialize(_ root: XMLOutputElement, comments: [String] = []) -> [UInt8] {
+    /// A report (JUnit): every text, attribute and comment with the characters XML cannot hold shown as visible escapes
+    /// (`\x1B`), so the document always parses and nothing is dropped silently. `XMLLibrary.open()` must have
+    /// succeeded.
+    public static func report(_ root: XMLOutputElement, comments: [String] = []) -> [UInt8] {
+        serialize(escaped(root), comments: comments.map(XMLCharacters.visible))
+    }
+
+    /// A configuration an app will read: refused, naming the place, when a value holds a character XML cannot hold,
+    /// since writing it otherwise would silently configure another host or pin. `XMLLibrary.open()` must have
+    /// succeeded.
+    public static func configuration(_ root: XMLOutputElement, comments: [String] = []) throws(XMLUnwritableValue)
+        -> [UInt8]
+    {
+        try check(root, path: "/" + root.name)
+        for (index, comment) in comments.enumerated() {
+            try check(comment, at: "comment \(index + 1)")
+        }
+        return serialize(root, comments: comments)
+    }
+
+    private static func escaped(_ element: XMLOutputElement) -> XMLOutputElement {
+        let attributes = element.attributes.map { ($0.name, XMLCharacters.visible($0.value)) }
+        let children = element.children.map { child -> XMLOutputElement.Child in
+            switch child {
+            case .element(let inner): .element(escaped(inner))
+            case .text(let text): .text(XMLCharacters.visible(text))
+            case .comment(let text): .comment(XMLCharacters.visible(text))
+            }
+        }
+        return XMLOutputElement(element.name, attributes: attributes, children: children)
+    }
+
+    private static func check(_ element: XMLOutputElement, path: String) throws(XMLUnwritableValue) {
+        for (name, value) in element.attributes { try check(value, at: path + "/@" + name) }
+        // XPath's step `name[n]`, counted among siblings of that name, where there are several.
+        var total: [String: Int] = [:]
+        for case .element(let inner) in element.children { total[inner.name, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        for child in element.children {
+            switch child {
+            case .element(let inner):
+                seen[inner.name, default: 0] += 1
+                let position = seen[inner.name, default: 0]
+                let step = total[inner.name, default: 0] > 1 ? "\(inner.name)[\(position)]" : inner.name
+                try check(inner, path: path + "/" + step)
+            case .text(let text): try check(text, at: path)
+            case .comment(let text): try check(text, at: path + "/comment()")
+            }
+        }
+    }
+
+    private static func check(_ value: String, at place: String) throws(XMLUnwritableValue) {
+        guard let character = XMLCharacters.firstUnwritable(in: value) else { return }
+        throw XMLUnwritableValue(place: place, value: XMLCharacters.visible(value), character: character)
+    }
+
+    private static func serialize(_ root: XMLOutputElement, comments: [String]) -> [UInt8] {
         guard let document = xmlNewDoc("1.0") else { fatalError("xmlNewDoc: out of memory") }
         defer { xmlFreeDoc(document) }
         for comment in comments {

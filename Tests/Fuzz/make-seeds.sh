@@ -235,4 +235,21 @@ dir=$(fresh FuzzOkHttpSource)
 cp "$fixtures/okhttp/"*.kt "$fixtures/okhttp/"*.java "$fixtures/okhttp/"*.txt "$dir/"
 fi
 
+# FuzzOutputEscaping: text pinctl prints: terminal controls, GitHub Actions workflow commands (##[ anywhere, :: at a
+# line's start, with ignorable or blank characters around), and what XML 1.0 cannot hold.
+if wanted FuzzOutputEscaping; then
+dir=$(fresh FuzzOutputEscaping)
+printf 'api ##[stop-commands]tok1' >"$dir/stop-commands-in-a-name"
+printf '##[error]forged' >"$dir/legacy-error"
+printf '  ::error title=x::forged' >"$dir/leading-command"
+printf '#\xc2\xad#[error]soft hyphen between' >"$dir/ignorable-between"
+printf '\xc2\xa0::warning::after a no-break space' >"$dir/nbsp-before-command"
+printf 'evil\x1b[2J\x1b]0;owned\x07.test' >"$dir/terminal-controls"
+printf 'nul\x00 del\x7f c1\xc2\x9b bidi\xe2\x80\xae' >"$dir/nul-del-c1-bidi"
+printf 'cr\rlf\ntab\t<&"'"'"'> -- x-' >"$dir/xml-specials-and-breaks"
+printf '\xef\xbf\xbe\xef\xbf\xbf' >"$dir/noncharacters"
+printf '\\x1B \\x23#[ already escaped' >"$dir/already-escaped"
+printf 'bad utf8 \xff\xfe' >"$dir/not-utf8"
+fi
+
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

@@ -181,7 +181,7 @@ struct ConfigExportCommand: ParsableCommand {
                 if let out {
                     try OutputFile(path: out).write(bytes, force: force)
                 } else {
-                    Terminal.write(bytes, to: STDOUT_FILENO)
+                    Terminal.writeDocument(bytes)
                 }
             case .directory(var files):
                 guard let out else { throw InputError("a \(form.rawValue) is a directory: give --out DIR") }

@@ -9,11 +9,12 @@ enum JSONValue {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    /// Compact, one line: the `--format json` contract is one object per line.
+    /// Compact, one line: the `--format json` contract is one object per line. A `#` that would form `##[` is written
+    /// `\u0023`, which reads back the same but is no workflow command to a GitHub Actions runner (`RunnerCommands`).
     var serialized: String {
         var output = ""
         write(to: &output)
-        return output
+        return RunnerCommands.neutralised(output, hash: "\\u0023", colon: "\\u003A")
     }
 
     private func write(to output: inout String) {

@@ -137,8 +137,8 @@ final class LintReporter {
                 } ?? []))
             }))
         }
-        return XMLDocumentWriter.serialize(XMLOutputElement("testsuites", attributes: [("name", "pinctl lint")],
-                                                            children: children))
+        return JUnitReport.serialize(XMLOutputElement("testsuites", attributes: [("name", "pinctl lint")],
+                                                      children: children))
     }
 
     /// A result per finding, at the pin's place (or the app's line).

@@ -3,7 +3,7 @@ import Glibc
 import OpenSSLWrapper
 
 /// Where output goes, and whether it may be coloured.
-enum Terminal {
+public enum Terminal {
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
     static let colourAllowed = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -12,8 +12,10 @@ enum Terminal {
     /// Text from outside — certificate names, server messages, file names, what the user typed — made safe to print:
     /// every control character (line breaks included), C1 control, bidirectional override and byte that is not
     /// UTF-8 is shown as an escape, so none can move the cursor, clear the screen, retitle the window or forge a
-    /// line. Idempotent: escapes are printable and a backslash is left as it is.
-    static func safe(_ text: String) -> String {
+    /// line; and, since a GitHub Actions runner reads every line a step prints, no `##[` and no leading `::` reach it
+    /// as a workflow command (`RunnerCommands`): their first `#` or `:` is shown as `\x23` or `\x3A`. Idempotent:
+    /// escapes are printable and a backslash is left as it is.
+    public static func safe(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -31,7 +33,7 @@ enum Terminal {
             default: result.unicodeScalars.append(scalar)
             }
         }
-        return result
+        return RunnerCommands.neutralised(result, hash: "\\x23", colon: "\\x3A")
     }
 
     private static func hex(_ value: UInt32, digits: Int) -> String {
@@ -54,6 +56,19 @@ enum Terminal {
             guard count > 0 else { return }
             written += count
         }
+    }
+
+    /// A document (an export) on stdout: as it is into a file or a pipe, whose reader wants its bytes; on a terminal,
+    /// each line made safe (tabs kept), so a value holding a control sequence or a bidirectional override cannot act
+    /// on the terminal.
+    static func writeDocument(_ bytes: [UInt8]) {
+        guard stdoutIsTerminal else { return write(bytes, to: STDOUT_FILENO) }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let text = lines.map { line in
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { safe(String($0)) }
+                .joined(separator: "\t")
+        }
+        write(Array(text.joined(separator: "\n").utf8), to: STDOUT_FILENO)
     }
 
     /// `pinctl: message`, the one prefix every error line carries; the message is made safe.

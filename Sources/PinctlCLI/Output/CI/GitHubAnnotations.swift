@@ -35,7 +35,8 @@ enum GitHubAnnotations {
         return "::\(level) \(properties.joined(separator: ","))::" + escapeData(message)
     }
 
-    /// The runner's escapes for a message: %, CR and LF.
+    /// The runner's escapes for a message: %, CR and LF; then the terminal's rule, which also keeps `##[` from forming
+    /// a command of its own inside the message.
     static func escapeData(_ text: String) -> String {
         Terminal.safe(text.replacingScalars { ["%": "%25", "\r": "%0D", "\n": "%0A"][$0] })
     }

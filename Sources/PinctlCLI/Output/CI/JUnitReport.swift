@@ -46,8 +46,17 @@ struct JUnitReport {
                                                  children: problem.map { [$0] } ?? []))
             }))
         }
-        return XMLDocumentWriter.serialize(XMLOutputElement("testsuites", attributes: Self.counts(cases) + [("name", "pinctl")],
-                                                            children: elements))
+        return Self.serialize(XMLOutputElement("testsuites", attributes: Self.counts(cases) + [("name", "pinctl")],
+                                               children: elements))
+    }
+
+    /// A JUnit document (of check or lint): a character XML cannot hold shown as a visible escape (`\x1B`), and, since
+    /// the document may be printed on a GitHub Actions runner, no `##[` and no line starting `::` (`RunnerCommands`):
+    /// their first character written as a character reference, which every XML reader reads as the same text. The
+    /// document has no comment, where a reference would not be read as one.
+    static func serialize(_ root: XMLOutputElement) -> [UInt8] {
+        let document = String(decoding: XMLDocumentWriter.report(root), as: UTF8.self)
+        return Array(RunnerCommands.neutralised(document, hash: "&#35;", colon: "&#58;").utf8)
     }
 
     private static func counts(_ cases: [Case]) -> [(name: String, value: String)] {

@@ -46,7 +46,11 @@ public enum NSCXMLWriter {
         } catch {
             throw ExportError(error.description)
         }
-        return XMLDocumentWriter.serialize(XMLOutputElement("network-security-config", children: configs),
-                                           comments: comments.map { " \($0) " })
+        do {
+            return try XMLDocumentWriter.configuration(XMLOutputElement("network-security-config", children: configs),
+                                                       comments: comments.map { " \($0) " })
+        } catch {
+            throw ExportError("\(error.description): correct the value in the policy")
+        }
     }
 }

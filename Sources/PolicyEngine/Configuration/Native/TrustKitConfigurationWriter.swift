@@ -1,4 +1,5 @@
 import FoundationEssentials
+import XMLTree
 
 /// Writes portable rules as TrustKit's `TSKConfiguration`: an Info.plist fragment (an XML plist whose root dictionary
 /// holds `TSKConfiguration`) or that dictionary alone as JSON. Only keys TrustKit reads, the exclusion spelled
@@ -35,8 +36,8 @@ public enum TrustKitConfigurationWriter {
                 throw ExportError("the JSON could not be written: \(error)")
             }
         }
-        // XML 1.0 has no way to write most control characters, even escaped.
-        if let name = domains.map(\.name).first(where: { $0.unicodeScalars.contains(where: Self.isOutsideXML) }) {
+        // XML 1.0 has no way to write most control characters, even escaped: the rule of every XML export.
+        if let name = domains.map(\.name).first(where: { XMLCharacters.firstUnwritable(in: $0) != nil }) {
             throw ExportError("the domain '\(name)' holds a control character, which an XML property list cannot "
                 + "hold: export --format json, or correct the name")
         }
@@ -140,15 +141,6 @@ public enum TrustKitConfigurationWriter {
         ]
         if let expiration = domain.expirationDate { entry[TrustKitKey.expirationDate] = .string(Timestamp.day(expiration)) }
         return .dictionary(entry)
-    }
-
-    /// Characters XML 1.0 does not allow (its `Char` production), which no XML reader, libxml2 included, accepts.
-    private static func isOutsideXML(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: false
-        case 0x00...0x1F, 0xFFFE, 0xFFFF: true
-        default: false
-        }
     }
 
     /// The plist with `comments` before its `<plist>` element. A comment may not hold "--" (an xn-- label would) nor
