@@ -59,7 +59,8 @@ struct OkHttpJavaUnicodeEscapeTests {
                 .add("\\u0061.example.com", "\(okA)")
                 .build()
             """)
-        #expect(policy.entryTexts == [OkHttpEntryText("backup.example.com", okB), OkHttpEntryText("a.example.com", okA)])
+        #expect(policy.entryTexts == [OkHttpEntryText("backup.example.com", okB),
+                                      OkHttpEntryText("a.example.com", okA)])
     }
 
     static let errors: [OkHttpSourceErrorCase] = [

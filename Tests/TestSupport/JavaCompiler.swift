@@ -1,7 +1,7 @@
 import Foundation
 
-/// The real `javac` and `java` of the machine, to learn what Java makes of a file pinctl writes or reads: what compiles,
-/// what runs, what the class file holds. Tests that need it are enabled only when `javac` is on the PATH.
+/// The real `javac` and `java` of the machine, to learn what Java makes of a file pinctl writes or reads: what
+/// compiles, what runs, what the class file holds. Tests that need it are enabled only when `javac` is on the PATH.
 public enum JavaCompiler {
     /// Whether `javac` and `java` can be run.
     public static let isAvailable: Bool = {
