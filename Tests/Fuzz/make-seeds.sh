@@ -233,6 +233,30 @@ fi
 if wanted FuzzOkHttpSource; then
 dir=$(fresh FuzzOkHttpSource)
 cp "$fixtures/okhttp/"*.kt "$fixtures/okhttp/"*.java "$fixtures/okhttp/"*.txt "$dir/"
+# The escaping rule of Java and Kotlin text (issue 17): Java's \u translated before lexing (JLS §3.3), a \u000a in a
+# comment that hides an add from javac, one that shows one, the even-backslash rule; pins with whitespace (okio skips
+# it), which an export must write as escapes.
+cat >"$dir/unicode-escapes.java" <<'SEED'
+CertificatePinner p = new CertificatePinner.Builder()
+    .add("api.example.com", "sha256/lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=")
+    // off for now \u000a /*
+    .add("hidden.example.com", "sha1/GwKn5zcAMBw5UyIYgPT5548op1M=")
+    // */
+    /* off \u002a/ .add("live.example.com", "sha1/GwKn5zcAMBw5UyIYgPT5548op1M=") /* */
+    // \\u000a .add("x.example.com", "sha1/GwKn5zcAMBw5UyIYgPT5548op1M=")
+    .add("\uuuu0061.example.com", "sha1/GwKn5zcAMBw5UyIYgPT5548op1M=\u0020")
+    .build();
+SEED
+cat >"$dir/pin-whitespace.kt" <<'SEED'
+val p = CertificatePinner.Builder()
+    // \u000a .add("x.example.com", "sha1/GwKn5zcAMBw5UyIYgPT5548op1M=")
+    .add("a.example.com", "sha1/ Gw\tKn5zcAMBw5UyIYgPT5548op1M=\n")
+    .build()
+SEED
+cat >"$dir/pin-whitespace.java" <<'SEED'
+CertificatePinner p = new CertificatePinner.Builder()
+    .add("a.example.com", "sha1/\11Gw\rKn5zcAMBw5UyIYgPT5548op1M=\s");
+SEED
 fi
 
 # FuzzOutputEscaping: text pinctl prints: terminal controls, GitHub Actions workflow commands (##[ anywhere, :: at a

@@ -31,8 +31,9 @@ struct OkHttpSourceWriterTests {
     func readingAnExportGivesThePatternsAndPinsBackInOrder(_ format: NativeExport.Format, _ name: String) throws {
         let original = try Self.policy([
             ("api.example.com", okA), ("api.example.com", okD), ("*.cdn.example.com", okB), ("**.example.com", okC),
-            // A quote and a dollar pass OkHttp's pattern checks; Kotlin reads "$b" as a template unless escaped.
-            ("a$b\"c.example.org", okA), ("::1", okB),
+            // A quote and a dollar pass OkHttp's pattern checks but are no host name: pinctl reads no such pattern
+            // back (JavaSourceTextTests has the escaping of both).
+            ("::1", okB),
             ("**.example.net", okA), ("**.example.net", okB), ("**.example.net", okC), ("**.example.net", okD),
             // Unpadded, as apps write them: read back padded, the same hash.
             ("EXAMPLE.org", String(okB.dropLast())),

@@ -59,6 +59,9 @@ enum InlinePolicies {
                 } catch {
                     throw pins.error("the pattern \(pattern): \(error.explanation)")
                 }
+                if let problem = PolicyHostName.syntaxError(parsed.canonical, as: .okhttpPattern) {
+                    throw pins.error("the pattern \(pattern): \(problem)")
+                }
                 for pinValue in try pins.sequenceOrScalar() {
                     do {
                         entries.append(.init(pattern: parsed, pin: try OkHttpPin.parse(try pinValue.string(),
@@ -85,6 +88,7 @@ enum InlinePolicies {
         for (key, member) in try value.mapping(allowed: ["domains"]) where key == "domains" {
             domainsValue = member
             for (name, entry) in try member.anyMapping() {
+                if let problem = PolicyHostName.syntaxError(name, as: .host) { throw entry.error(problem) }
                 entries[name] = entry
                 domains.append((name, try trustkitDomain(entry)))
             }
@@ -151,6 +155,7 @@ enum InlinePolicies {
                 continue
             }
             for (host, entry) in try member.anyMapping() {
+                if let problem = PolicyHostName.syntaxError(host, as: .alamofireKey) { throw entry.error(problem) }
                 evaluators.append((host, try alamofireEvaluator(entry, context)))
             }
         }

@@ -11,7 +11,7 @@ enum OkHttpSourceFuzz {
 
     static func check(_ bytes: [UInt8]) {
         let lines = Fuzz.maximumLine(of: bytes)
-        for (path, format) in forms {
+        for (path, _) in forms {
             let policy: OkHttpPolicy
             do {
                 policy = try OkHttpSourceReader.read(bytes, path: path, hosts: []).policy
@@ -29,15 +29,18 @@ enum OkHttpSourceFuzz {
                 }
                 Fuzz.require((1...lines).contains(line), "pin source \(entry.pin.source) in a file of \(lines) line(s)")
             }
-            // Exported in the form it was read from, the pins read back under the same patterns, in order.
-            PortableInvariants.requireExportReadsBack(
-                policy, as: path,
-                write: { (policy, losses) throws(ExportError) in
-                    try OkHttpSourceWriter.write(policy, format: format, losses: &losses)
-                },
-                read: { (written) throws(ConfigurationError) in
-                    try OkHttpSourceReader.read(written, path: path, hosts: []).policy
-                })
+            // Exported in every form (Java's and Kotlin's escaping rule on what the other language read), the pins
+            // read back under the same patterns, in order.
+            for (writtenPath, writtenFormat) in forms {
+                PortableInvariants.requireExportReadsBack(
+                    policy, as: "\(path) -> \(writtenPath)",
+                    write: { (policy, losses) throws(ExportError) in
+                        try OkHttpSourceWriter.write(policy, format: writtenFormat, losses: &losses)
+                    },
+                    read: { (written) throws(ConfigurationError) in
+                        try OkHttpSourceReader.read(written, path: writtenPath, hosts: []).policy
+                    })
+            }
         }
     }
 }

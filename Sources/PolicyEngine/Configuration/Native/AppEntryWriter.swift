@@ -52,11 +52,14 @@ public enum AppEntryWriter {
                 return (name, .mapping(keys))
             }))])
         case let okhttp as OkHttpPolicy:
+            // Patterns in the order first added, each with its pins; found by a dictionary, as a file may add 100k.
             var patterns: [(String, [String])] = []
+            var indexOfPattern: [String: Int] = [:]
             for entry in okhttp.entries {
-                if let index = patterns.firstIndex(where: { $0.0 == entry.pattern.canonical }) {
+                if let index = indexOfPattern[entry.pattern.canonical] {
                     patterns[index].1.append(entry.pin.text)
                 } else {
+                    indexOfPattern[entry.pattern.canonical] = patterns.count
                     patterns.append((entry.pattern.canonical, [entry.pin.text]))
                 }
             }

@@ -179,6 +179,7 @@ public enum NSCXMLReader {
             guard element.children.isEmpty else { throw error(element, "domain contains additional elements") }
             let name = NSCValueDecoding.javaTrim(element.text).lowercased()
             guard !name.isEmpty else { throw error(element, "Domain name missing") }
+            if let problem = PolicyHostName.syntaxError(name, as: .host) { throw error(element, problem) }
             guard seenDomains.insert(name).inserted else { throw error(element, "\(name) has already been specified") }
             let includeSubdomains = NSCValueDecoding.aaptBoolean(element.attribute("includeSubdomains")?.value,
                                                                  fallback: false)

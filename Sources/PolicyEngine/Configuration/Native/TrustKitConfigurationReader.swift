@@ -3,7 +3,8 @@ import OpenSSLWrapper
 
 /// TrustKit's `TSKConfiguration`: a top-level key of an Info.plist (XML or binary), or that dictionary alone as a
 /// plist or as JSON. Read into `PropertyListValue`s (XML with libxml2, binary with FoundationEssentials, JSON with
-/// Jansson), then decoded as parse_configuration.m decodes it (`TrustKitDictionaryReader`), so TrustKit's refusals, and only those, stop it.
+/// Jansson), then decoded as parse_configuration.m decodes it (`TrustKitDictionaryReader`), so TrustKit's refusals
+/// stop it, and besides them only a domain that is no host name (`PolicyHostName`).
 public enum TrustKitConfigurationReader {
     public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
         -> (policy: TrustKitPolicy, notes: [String])

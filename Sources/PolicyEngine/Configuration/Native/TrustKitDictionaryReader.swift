@@ -41,6 +41,9 @@ struct TrustKitDictionaryReader {
                 }
                 for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
                     let entryPath = Self.join(here, name)
+                    if let problem = PolicyHostName.syntaxError(name, as: .host) {
+                        throw ConfigurationError(file: path, keyPath: entryPath, message: problem)
+                    }
                     guard let dictionary = entry.dictionary else {
                         throw typeError(entryPath, entry, "a dictionary (the domain's policy)")
                     }

@@ -24,6 +24,18 @@ extension AlamofirePolicy: PortableConvertible {
     public func portable(losses: inout ExportLosses) throws(ExportError) -> PortablePolicy {
         var rules: [PortablePolicy.Rule] = []
         for (host, evaluator) in evaluators {
+            // ServerTrustManager (Source/Features/ServerTrustEvaluation.swift) looks the host up exactly:
+            //     open func serverTrustEvaluator(forHost host: String) throws -> (any ServerTrustEvaluating)? {
+            //         guard let evaluator = evaluators[host] else {
+            // so a `*` in a key is a literal character and a key with a port names no host: such an evaluator never
+            // applies, and written as another library's rule (`*.example.com` is OkHttp's wildcard) it would pin hosts
+            // the app does not.
+            if host.contains("*") || (host.contains(":") && DomainName.canonicalIPv6(host) == nil) {
+                let why = host.contains("*") ? "its * is a literal character, not a wildcard" : "no host has a port"
+                losses.add("the evaluator of \(host), which applies to no host (Alamofire looks hosts up exactly: "
+                    + "\(why))")
+                continue
+            }
             rules.append(try rule(host, evaluator, &losses))
         }
         if !allHostsMustBeEvaluated { losses.add("allHostsMustBeEvaluated = false") }

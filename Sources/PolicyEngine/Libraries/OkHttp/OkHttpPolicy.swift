@@ -32,12 +32,13 @@ public struct OkHttpPolicy: TrustPolicy {
     public let hosts: [String]
 
     public init(entries: [Entry], hosts: [String] = []) {
-        var distinct: [Entry] = []
-        for entry in entries
-        where !distinct.contains(where: { $0.pattern == entry.pattern && $0.pin == entry.pin }) {
-            distinct.append(entry)
+        // A set of what was seen, not a search of what was kept: a generated file may add 100k pins.
+        struct Seen: Hashable {
+            let pattern: OkHttpPattern
+            let pin: PublicKeyPin
         }
-        self.entries = distinct
+        var seen: Set<Seen> = []
+        self.entries = entries.filter { seen.insert(Seen(pattern: $0.pattern, pin: $0.pin)).inserted }
         self.hosts = hosts
     }
 

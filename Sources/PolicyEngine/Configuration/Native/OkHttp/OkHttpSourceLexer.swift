@@ -4,7 +4,8 @@
 /// It reads what the compilers read, to the depth pinctl needs: `//` and `/* */` comments (nested in Kotlin), string
 /// literals with their escapes, Kotlin raw strings and templates, Java text blocks, character literals. A file the
 /// compiler would refuse for one of these (an unterminated string or comment, an unknown escape) is refused here, at
-/// its line. Java's `\uXXXX` outside string literals (the compiler reads them anywhere) is not decoded.
+/// its line. Java source is lexed after its Unicode escapes are translated (`JavaUnicodeEscapes`, JLS §3.3), with
+/// lines and columns still those of the file as written; Kotlin has no such step and is lexed as written.
 struct OkHttpSourceLexer {
     // Not private: the string literals are read in OkHttpSourceStrings.swift.
     let bytes: [UInt8]
@@ -16,11 +17,16 @@ struct OkHttpSourceLexer {
     var mark = (offset: 0, column: 1)
     /// How deep `${…}` templates nest here: bounded, so a hostile file cannot exhaust the stack.
     var templateDepth = 0
+    /// Java's translation when the file has escapes: `bytes` are then the translated ones, places are in the original.
+    private var escapes: JavaUnicodeEscapes?
 
-    static func tokens(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
-        -> [OkHttpSourceToken]
+    /// The tokens of `bytes`, whose ranges are offsets in `bytes`; `escapes`, when given, is their Java translation:
+    /// the tokens are then those of the translated bytes, and their lines and columns those of the file.
+    static func tokens(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage,
+                       escapes: JavaUnicodeEscapes? = nil) throws(ConfigurationError) -> [OkHttpSourceToken]
     {
-        var lexer = OkHttpSourceLexer(bytes: bytes, path: path, language: language)
+        var lexer = OkHttpSourceLexer(bytes: escapes?.bytes ?? bytes, path: path, language: language)
+        lexer.escapes = escapes
         return try lexer.all()
     }
 
@@ -46,6 +52,9 @@ struct OkHttpSourceLexer {
     /// Here. Columns count characters (every byte but UTF-8's continuation bytes starts one), on from the last place
     /// asked for on this line, so a long line costs its length once, not once per token.
     mutating func here() -> Place {
+        if escapes != nil, let position = escapes?.position(ofTranslated: index) {
+            return Place(offset: index, line: position.line, column: position.column)
+        }
         if mark.offset < lineStart { mark = (lineStart, 1) }
         mark.column += bytes[mark.offset..<index].count { $0 & 0xC0 != 0x80 }
         mark.offset = index

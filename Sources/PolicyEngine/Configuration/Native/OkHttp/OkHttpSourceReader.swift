@@ -38,7 +38,17 @@ public enum OkHttpSourceReader {
     static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
         -> (additions: [Addition], notes: [String])
     {
-        let tokens = try OkHttpSourceLexer.tokens(bytes, path: path, language: language)
+        let escapes: JavaUnicodeEscapes?
+        do {
+            escapes = language == .java ? try JavaUnicodeEscapes.translate(bytes) : nil
+        } catch {
+            throw ConfigurationError(file: path, line: error.line, column: error.column, message: "illegal unicode "
+                + "escape: a \\u escape needs four hexadecimal digits, in a comment as anywhere in a Java file (JLS "
+                + "§3.3), so the Java compiler refuses the file")
+        }
+        // Token ranges are offsets in the bytes lexed: the translated ones when Java's escapes were translated.
+        let bytes = escapes?.bytes ?? bytes
+        let tokens = try OkHttpSourceLexer.tokens(bytes, path: path, language: language, escapes: escapes)
         let found = try OkHttpBuilderCalls.find(tokens, path: path)
         guard !found.builderLines.isEmpty || !found.variables.isEmpty else {
             throw ConfigurationError(file: path, message: "no CertificatePinner.Builder() in this \(language.name) "
@@ -71,6 +81,10 @@ public enum OkHttpSourceReader {
             } catch {
                 throw ConfigurationError(file: path, line: written.line, column: written.column,
                                          message: "the pattern \(written.value): \(error.explanation)")
+            }
+            if let problem = PolicyHostName.syntaxError(pattern.canonical, as: .okhttpPattern) {
+                throw ConfigurationError(file: path, line: written.line, column: written.column,
+                                         message: "the pattern \(written.value): \(problem)")
             }
             for pin in addition.pins {
                 do {

@@ -115,10 +115,10 @@ extension OkHttpSourceLexer {
                 index += 1
             }
             append(scalar, to: &value)
-        case (_, UInt8(ascii: "u")):
-            // Java allows \uuuu0041; Kotlin one u. Four hex digits either way.
-            while language == .java, byte(at: index) == UInt8(ascii: "u") { index += 1 }
-            if language == .kotlin { index += 1 }
+        case (.kotlin, UInt8(ascii: "u")):
+            // Kotlin's \u escape, one u and four hex digits. Java's were translated before lexing (JLS §3.3): a \u
+            // left in a Java string came from `\u005cu…` or `\\u`, which javac refuses or reads as a backslash.
+            index += 1
             guard index + 4 <= bytes.count, let scalar = UInt32(String(decoding: bytes[index..<(index + 4)],
                                                                       as: UTF8.self), radix: 16)
             else { throw error(start, "a \\u escape needs four hexadecimal digits") }

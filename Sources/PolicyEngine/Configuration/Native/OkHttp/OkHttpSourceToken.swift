@@ -29,7 +29,7 @@ struct OkHttpSourceToken: Sendable {
 }
 
 /// The two languages a `CertificatePinner` is written in; they differ in comments, strings and escapes.
-enum OkHttpSourceLanguage: Sendable {
+public enum OkHttpSourceLanguage: Sendable {
     /// `.kt`, `.kts`: nested block comments, raw strings `"""…"""` and templates `$name`, `${…}`.
     case kotlin
     /// `.java`: block comments do not nest; text blocks `"""…"""`; octal escapes.

@@ -22,11 +22,13 @@ public enum OkHttpSourceWriter {
         case .okhttpKotlin:
             return Array((comment(header, marker: "//") + "import okhttp3.CertificatePinner\n\n"
                 + "val certificatePinner = CertificatePinner.Builder()\n"
-                + calls(additions, quote: { kotlinString($0) }, trailingComma: true) + "    .build()\n").utf8)
+                + calls(additions, quote: { JavaSourceText.stringLiteral($0, .kotlin) }, trailingComma: true)
+                + "    .build()\n").utf8)
         case .okhttpJava:
             return Array((comment(header, marker: "//") + "import okhttp3.CertificatePinner;\n\n"
                 + "CertificatePinner certificatePinner = new CertificatePinner.Builder()\n"
-                + calls(additions, quote: { javaString($0) }, trailingComma: false) + "    .build();\n").utf8)
+                + calls(additions, quote: { JavaSourceText.stringLiteral($0, .java) }, trailingComma: false)
+                + "    .build();\n").utf8)
         case .okhttpText:
             let width = additions.map(\.pattern.count).max() ?? 0
             let lines = additions.map { addition in
@@ -96,25 +98,17 @@ public enum OkHttpSourceWriter {
         }.joined()
     }
 
-    /// A Kotlin string literal: `\`, `"` and `$` (a template) escaped.
-    static func kotlinString(_ text: String) -> String {
-        "\"" + text.replacingScalars { "\\\"$".unicodeScalars.contains($0) ? "\\" + String($0) : nil } + "\""
-    }
-
-    /// A Java string literal: `\` and `"` escaped.
-    static func javaString(_ text: String) -> String {
-        "\"" + text.replacingScalars { "\\\"".unicodeScalars.contains($0) ? "\\" + String($0) : nil } + "\""
-    }
-
-    /// Line comments of at most 120 columns; line breaks and control characters in the text (a domain name from
-    /// another library's file) become spaces, so nothing escapes the comment.
+    /// Line comments of at most 120 columns, their text (a domain name from another library's file) written so that
+    /// nothing escapes the comment: by the one Java and Kotlin comment rule after `//`; in the text list, where only a
+    /// line break could end a `#` comment, with whitespace and control characters as spaces.
     static func comment(_ paragraphs: [String], marker: String) -> String {
         var lines: [String] = []
         for paragraph in paragraphs {
-            let flat = String(paragraph.unicodeScalars.map { scalar -> Character in
-                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace
-                    ? " " : Character(scalar)
-            })
+            let flat = marker == "//" ? JavaSourceText.commentText(paragraph)
+                : String(paragraph.unicodeScalars.map { scalar -> Character in
+                    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.properties.isWhitespace
+                        ? " " : Character(scalar)
+                })
             var line = marker
             for word in flat.split(separator: " ") {
                 if line.count + 1 + word.count > 120, line != marker {
