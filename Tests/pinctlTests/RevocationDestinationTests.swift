@@ -21,8 +21,9 @@ import TestSupport
     /// A leaf whose OCSP URL (or CRL distribution point) goes on, after CR LF, with a header and a whole
     /// `PUT /latest/api/token` request (scripts/make-hostile-revocation-certs.sh) is refused before any byte is
     /// sent: the recorder sees no connection, the error names the certificate and shows the URL's CR LF escaped.
-    @Test(arguments: ["ocsp", "crl"])
-    func aRevocationURLWithCRLFIsRefusedBeforeAnythingIsSent(mode: String) throws {
+    /// (Recent OpenSSL 3.0 releases refuse CR LF in a request line themselves, but only once pinctl has connected,
+    /// and as an OCSP answer that cannot be relied on; older ones send it.)
+    @Test func aRevocationURLWithCRLFIsRefusedBeforeAnythingIsSent() throws {
         try TemporaryDirectory.with { directory in
             let fixture = try RevocationFixture(in: directory.path)
             defer { fixture.stop() }
@@ -32,51 +33,53 @@ import TestSupport
                 "sh \(Certs.root)/scripts/make-hostile-revocation-certs.sh . http://127.0.0.1:\(recorder.port)/ocsp",
                 in: fixture.directory)
             try #require(made.status == 0, "\(made)")
-            let server = try RevocationTests.server("smuggle-\(mode)", in: fixture)
-            defer { server.stop() }
+            for mode in ["ocsp", "crl"] {
+                let server = try RevocationTests.server("smuggle-\(mode)", in: fixture)
+                defer { server.stop() }
+                let json = try Self.check(server, fixture, ["--revocation", mode, "--format", "json"])
+                #expect(json.status == 3, "\(mode): \(json)")
+                let object = try LiveRun.object(json.stdout)
+                #expect(object["verdict"] as? String == "error", "\(json)")
+                #expect(LiveRun.reasonCode(object) == "refused", "\(json)")
+                let message = Self.message(object)
+                #expect(message.contains("revocation check of certificate #0 (CN=smuggle-\(mode).pinning.test)"),
+                        "\(message)")
+                #expect(message.contains("not asked: it holds a carriage return (0x0D)"), "\(message)")
 
-            let json = try Self.check(server, fixture, ["--revocation", mode, "--format", "json"])
-            #expect(json.status == 3, "\(json)")
-            let object = try LiveRun.object(json.stdout)
-            #expect(object["verdict"] as? String == "error", "\(json)")
-            #expect(LiveRun.reasonCode(object) == "refused", "\(json)")
-            let message = Self.message(object)
-            #expect(message.contains("revocation check of certificate #0 (CN=smuggle-\(mode).pinning.test)"),
-                    "\(message)")
-            #expect(message.contains("not asked: it holds a carriage return (0x0D)"), "\(message)")
-
-            let text = try Self.check(server, fixture, ["--revocation", mode, "--revocation-allow-private"])
-            #expect(text.status == 3, "\(text)")
-            #expect(!(text.stdout + text.stderr).contains("\r"), "\(text)")
-            #expect((text.stdout + text.stderr).contains("/ocsp\\r\\nX-Smuggled: yes\\r\\n"), "\(text)")
-            #expect(recorder.requests.isEmpty, "\(recorder.requests)")
+                let text = try Self.check(server, fixture, ["--revocation", mode, "--revocation-allow-private"])
+                #expect(text.status == 3, "\(mode): \(text)")
+                #expect(!(text.stdout + text.stderr).contains("\r"), "\(text)")
+                #expect((text.stdout + text.stderr).contains("/ocsp\\r\\nX-Smuggled: yes\\r\\n"), "\(text)")
+            }
+            #expect(recorder.connections == 0, "\(recorder.requests)")
         }
     }
 
     /// The fixture's responder and CRL server are on 127.0.0.1: refused without the flag, and never asked; asked,
     /// and believed, with it.
-    @Test(arguments: ["ocsp", "crl"])
-    func aLoopbackResponderIsRefusedUnlessPrivateAddressesAreAllowed(mode: String) throws {
+    @Test func aLoopbackResponderIsRefusedUnlessPrivateAddressesAreAllowed() throws {
         try TemporaryDirectory.with { directory in
             let fixture = try RevocationFixture(in: directory.path)
             defer { fixture.stop() }
             let server = try RevocationTests.server("revoked", in: fixture)
             defer { server.stop() }
-            let url = mode == "ocsp" ? fixture.ocspURL : fixture.crlURL
+            for (mode, url) in [("ocsp", fixture.ocspURL), ("crl", fixture.crlURL)] {
+                let refused = try Self.check(server, fixture, ["--revocation", mode, "--format", "json"])
+                #expect(refused.status == 3, "\(mode): \(refused)")
+                let object = try LiveRun.object(refused.stdout)
+                #expect(LiveRun.reasonCode(object) == "refused", "\(refused)")
+                let message = Self.message(object)
+                #expect(message.contains("revocation check of certificate #0 (CN=revoked.pinning.test)"),
+                        "\(message)")
+                #expect(message.contains("\(url) not asked: 127.0.0.1 is a loopback address (127.0.0.0/8)"),
+                        "\(message)")
+                #expect(message.contains("--revocation-allow-private"), "\(message)")
 
-            let refused = try Self.check(server, fixture, ["--revocation", mode, "--format", "json"])
-            #expect(refused.status == 3, "\(refused)")
-            let object = try LiveRun.object(refused.stdout)
-            #expect(LiveRun.reasonCode(object) == "refused", "\(refused)")
-            let message = Self.message(object)
-            #expect(message.contains("revocation check of certificate #0 (CN=revoked.pinning.test)"), "\(message)")
-            #expect(message.contains("\(url) not asked: 127.0.0.1 is a loopback address (127.0.0.0/8)"), "\(message)")
-            #expect(message.contains("--revocation-allow-private"), "\(message)")
-
-            let allowed = try Self.check(server, fixture, ["--revocation", mode, "--format", "json",
-                                                           "--revocation-allow-private"])
-            #expect(allowed.status == 1, "\(allowed)")
-            #expect(LiveRun.reasonCode(try LiveRun.object(allowed.stdout)) == "revoked", "\(allowed)")
+                let allowed = try Self.check(server, fixture, ["--revocation", mode, "--format", "json",
+                                                               "--revocation-allow-private"])
+                #expect(allowed.status == 1, "\(mode): \(allowed)")
+                #expect(LiveRun.reasonCode(try LiveRun.object(allowed.stdout)) == "revoked", "\(allowed)")
+            }
         }
     }
 
@@ -97,7 +100,7 @@ import TestSupport
             let object = try LiveRun.object(result.stdout)
             #expect(LiveRun.reasonCode(object) == "refused", "\(result)")
             #expect(Self.message(object).contains("not asked: 127.0.0.1 is a loopback address"), "\(result)")
-            #expect(proxy.requests.isEmpty, "\(proxy.requests)")
+            #expect(proxy.connections == 0, "\(proxy.requests)")
         }
     }
 }
