@@ -56,7 +56,7 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Connections one client address may hold open at once; more are closed as soon as accepted.",
         valueName: "n"))
-    var maxConnectionsPerAddress: Int = 64
+    var maxConnectionsPerAddress: Int = 256
 
     @OptionGroup var anchors: AnchorOptions
 
