@@ -34,10 +34,16 @@ public enum Exporter {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, metrics: metrics,
                                       logger: logger)
+        let perAddress = ConnectionsPerAddress(limit: settings.maxConnectionsPerAddress) {
+            metrics.connectionRefused()
+        }
         let app = Application(
             router: routes.router(),
             server: .http1(configuration: .init(
-                idleTimeout: .seconds(60),
+                additionalChannelHandlers: [perAddress.handler()],
+                // Hummingbird's idle timeout runs from the last complete HTTP part read or answer written, not from
+                // the last byte: a head trickled byte by byte never resets it, so it is the header-read timeout.
+                idleTimeout: .milliseconds(Int64(settings.headerTimeout * 1000)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384,
                                                 maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,

@@ -12,6 +12,7 @@ final class ExporterMetrics: Sendable {
     private let apps: Gauge
     private let lastReloadSucceeded: Gauge
     private let lastReloadTime: Gauge
+    private let connectionRefusals: Counter
 
     init(slots: ProbeSlots) {
         self.slots = slots
@@ -32,6 +33,9 @@ final class ExporterMetrics: Sendable {
         lastReloadTime = registry.makeGauge(descriptor: Self.descriptor(
             "pinctl_exporter_policy_last_reload_success_timestamp_seconds",
             "When the policy file in use was read, in Unix seconds."))
+        connectionRefusals = registry.makeCounter(descriptor: Self.descriptor(
+            "pinctl_exporter_connections_refused_total",
+            "Connections closed as soon as accepted: their client address held --max-connections-per-address."))
         for outcome in ["trusted", "rejected", "error"] { _ = probes(outcome) }
         for reason in Self.refusalReasons { _ = refusals(reason) }
         for result in ["success", "failure"] { _ = reloads(result) }
@@ -46,6 +50,9 @@ final class ExporterMetrics: Sendable {
     }
 
     func refused(_ reason: String) { refusals(reason).increment() }
+
+    /// A connection closed as soon as it was accepted: its address held as many as it may.
+    func connectionRefused() { connectionRefusals.increment() }
 
     func policyLoaded(apps count: Int, at time: Date) {
         apps.set(Double(count))

@@ -13,7 +13,9 @@ struct ExporterRoutes: Sendable {
     let logger: Logger
 
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD is answered as GET is, without the body (RFC 9110 §9.3.2): for /probe that runs the probe, as the
+        // blackbox exporter does, so its headers are the ones a GET would get.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLimits(maxURILength: settings.maxURILength) { metrics.refused($0) })
         router.get("/probe") { request, _ in await probe(request) }
         router.get("/metrics") { _, _ in Responses.metrics(metrics.render()) }

@@ -27,6 +27,13 @@ public struct ExporterSettings: Sendable {
     public var maxURILength: Int = 2048
     /// Probes the status page lists.
     public var recentProbeCount: Int = 50
+    /// Seconds a connection has to send a complete request head, from when it opens or its last answer was sent;
+    /// then it is closed. Bounds what a client that trickles a head byte by byte (slowloris) holds.
+    public var headerTimeout: Double = 10
+    /// Connections one client address may hold open at once; one more is closed as soon as it is accepted. A
+    /// quarter of the 1,024 the server accepts: one Prometheus scraping many targets through this exporter opens a
+    /// connection per scrape under way, four times the default --max-probes still fits.
+    public var maxConnectionsPerAddress: Int = 256
 
     public init(
         configPath: String, host: String, port: Int, allowAnyTarget: Bool, maxProbes: Int, timeout: Double,

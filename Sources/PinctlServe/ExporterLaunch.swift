@@ -8,7 +8,8 @@ enum ExporterLaunch {
     static func serve(_ request: ServeRequest) -> String? {
         let level = request.logLevel
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            // Escaped in one place: what a request carries reaches the log through metadata and messages alike.
+            var handler = EscapingLogHandler(StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }
@@ -16,11 +17,13 @@ enum ExporterLaunch {
         if request.allowAnyTarget {
             logger.warning("--allow-any-target: whoever reaches this exporter can make it connect to any host and port")
         }
-        let settings = ExporterSettings(
+        var settings = ExporterSettings(
             configPath: request.configPath, host: request.host, port: request.port,
             allowAnyTarget: request.allowAnyTarget, maxProbes: request.maxProbes, timeout: request.timeout,
             fixedTime: request.fixedTime, warnDays: request.warnDays, trustStore: request.trustStore)
-        let outcome = wait { () async throws(Exporter.StartError) in try await Exporter.run(settings, logger: logger) }
+        settings.headerTimeout = request.headerTimeout
+        settings.maxConnectionsPerAddress = request.maxConnectionsPerAddress
+        let outcome = wait { [settings] () async throws(Exporter.StartError) in try await Exporter.run(settings, logger: logger) }
         guard case .failure(let error) = outcome else { return nil }
         return error.description
     }

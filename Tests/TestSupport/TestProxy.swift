@@ -30,6 +30,9 @@ public final class TestProxy: @unchecked Sendable {
     /// Request lines received, in order ("CONNECT pinning.test:443 HTTP/1.1"), with the Proxy-Authorization value.
     public var requests: [(line: String, authorization: String?)] { log.entries }
 
+    /// Connections accepted, whether or not they sent a request.
+    public var connections: Int { log.connections }
+
     public init(_ behaviour: Behaviour = .relays, hosts: [String: String] = [:]) throws {
         signal(SIGPIPE, SIG_IGN)
         let log = RequestLog()
@@ -50,6 +53,7 @@ public final class TestProxy: @unchecked Sendable {
     }
 
     private static func serve(_ client: PeerConnection, behaviour: Behaviour, hosts: [String: String], log: RequestLog) {
+        log.connected()
         guard let head = readHead(client) else { return }
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let requestLine = lines.first ?? ""
@@ -163,8 +167,13 @@ public final class TestProxy: @unchecked Sendable {
 private final class RequestLog: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [(line: String, authorization: String?)] = []
+    private var accepted = 0
 
     var entries: [(line: String, authorization: String?)] { lock.withLock { stored } }
 
     func add(_ line: String, _ authorization: String?) { lock.withLock { stored.append((line, authorization)) } }
+
+    var connections: Int { lock.withLock { accepted } }
+
+    func connected() { lock.withLock { accepted += 1 } }
 }

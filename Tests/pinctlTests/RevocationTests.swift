@@ -4,7 +4,8 @@ import TestSupport
 
 /// `check --revocation` against the revocation PKI of scripts/make-revocation-pki.sh: staples served by
 /// `openssl s_server -status_file`, an `openssl ocsp` responder and a CRL over HTTP, all on loopback. What each
-/// certificate's status is comes from the openssl CLI (its responder, its CRL), never from pinctl.
+/// certificate's status is comes from the openssl CLI (its responder, its CRL), never from pinctl. The responders
+/// are on loopback, so every fetching run passes --revocation-allow-private.
 @Suite(.serialized) struct RevocationTests {
     /// A server presenting NAME.pem with ca.pem, stapling `staple` (a file of the fixture) when given.
     static func server(_ name: String, staple: String? = nil, in fixture: RevocationFixture) throws -> OpenSSLServer {
@@ -16,7 +17,8 @@ import TestSupport
         -> PinctlProcess.Result
     {
         try PinctlProcess.run(["check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/root.pem",
-                               "--at", RevocationFixture.at, "--timeout", "5", "--format", "json"] + extra)
+                               "--at", RevocationFixture.at, "--timeout", "5", "--format", "json",
+                               "--revocation-allow-private"] + extra)
     }
 
     static func warnings(_ object: [String: Any]) -> [String] { object["warnings"] as? [String] ?? [] }
@@ -186,7 +188,8 @@ import TestSupport
             let bound = try LiveRun.failureBound(timeout: 2)
             let (result, seconds) = try LiveRun.timed([
                 "check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/root.pem",
-                "--at", RevocationFixture.at, "--timeout", "2", "--revocation", "ocsp", "--format", "json"])
+                "--at", RevocationFixture.at, "--timeout", "2", "--revocation", "ocsp", "--format", "json",
+                "--revocation-allow-private"])
             #expect(result.status == 3, "\(result)")
             #expect(seconds < bound, "took \(seconds) s")
             let object = try LiveRun.object(result.stdout)
@@ -224,7 +227,7 @@ import TestSupport
                 defer { server.stop() }
                 let result = try PinctlProcess.run([
                     "check", "127.0.0.1:\(server.port)", "--config", file, "--ca-file", fixture.directory + "/root.pem",
-                    "--at", RevocationFixture.at, "--timeout", "5", "--format", "json"])
+                    "--at", RevocationFixture.at, "--timeout", "5", "--format", "json", "--revocation-allow-private"])
                 #expect(result.status == 1, "\(name): \(result)")
                 let objects = try LiveRun.objects(result.stdout)
                 try #require(objects.count == 2, "\(result)")
@@ -280,7 +283,8 @@ import TestSupport
             defer { server.stop() }
             let result = try PinctlProcess.run(
                 ["check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/root.pem", "--at",
-                 RevocationFixture.at, "--timeout", "5", "--format", "json", "--revocation", "ocsp"],
+                 RevocationFixture.at, "--timeout", "5", "--format", "json", "--revocation", "ocsp",
+                 "--revocation-allow-private"],
                 environment: ["http_proxy": proxy.url(), "https_proxy": "", "all_proxy": "", "no_proxy": ""])
             #expect(result.status == 1, "\(result)")
             #expect(LiveRun.reasonCode(try LiveRun.object(result.stdout)) == "revoked", "\(result)")
@@ -358,7 +362,8 @@ import TestSupport
             // rogue.pem as the only anchor: the chain leads to root.pem, which is then not trusted.
             let result = try PinctlProcess.run(
                 ["check", "127.0.0.1:\(server.port)", "--ca-file", fixture.directory + "/rogue.pem", "--at",
-                 RevocationFixture.at, "--timeout", "2", "--revocation", "ocsp", "--format", "json"])
+                 RevocationFixture.at, "--timeout", "2", "--revocation", "ocsp", "--format", "json",
+                 "--revocation-allow-private"])
             #expect(result.status == 1, "\(result)")
             #expect(LiveRun.reasonCode(try LiveRun.object(result.stdout)) == "untrusted-chain", "\(result)")
         }

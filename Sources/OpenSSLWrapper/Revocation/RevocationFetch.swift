@@ -10,7 +10,8 @@ public enum RevocationFetch {
 
     /// POSTs the DER `request` to an OCSP responder (RFC 6960 appendix A.1) and returns its DER answer.
     package static func ocsp(
-        url: String, request: [UInt8], proxies: ProxyConfiguration, family: AddressFamily, deadline: Deadline
+        url: String, request: [UInt8], proxies: ProxyConfiguration, family: AddressFamily,
+        destination: RevocationDestination, deadline: Deadline
     ) -> Result<[UInt8], RevocationFetchFailure> {
         let parsed: OpaquePointer? = request.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
@@ -20,27 +21,34 @@ public enum RevocationFetch {
             return .failure(RevocationFetchFailure("cannot encode the OCSP request: \(OpenSSLError.drain("parse"))"))
         }
         defer { OCSP_REQUEST_free(ocspRequest) }
-        return exchange(url: url, what: "OCSP responder", proxies: proxies, family: family, deadline: deadline,
-                        expectedType: "application/ocsp-response") { context in
+        return exchange(url: url, what: "OCSP responder", proxies: proxies, family: family, destination: destination,
+                        deadline: deadline, expectedType: "application/ocsp-response") { context in
             OSSL_HTTP_REQ_CTX_set1_req(context, "application/ocsp-request", OCSP_REQUEST_it(), ocspRequest) == 1
         }
     }
 
     /// GETs a DER CRL from a distribution point (RFC 5280 §4.2.1.13: DER over HTTP).
     package static func crl(
-        url: String, proxies: ProxyConfiguration, family: AddressFamily, deadline: Deadline
+        url: String, proxies: ProxyConfiguration, family: AddressFamily, destination: RevocationDestination,
+        deadline: Deadline
     ) -> Result<[UInt8], RevocationFetchFailure> {
-        exchange(url: url, what: "CRL distribution point", proxies: proxies, family: family, deadline: deadline,
-                 expectedType: nil) { context in
+        exchange(url: url, what: "CRL distribution point", proxies: proxies, family: family, destination: destination,
+                 deadline: deadline, expectedType: nil) { context in
             OSSL_HTTP_REQ_CTX_set1_req(context, nil, nil, nil) == 1
         }
     }
 
     /// One request and its answer on a new connection, within `deadline`.
     private static func exchange(
-        url: String, what: String, proxies: ProxyConfiguration, family: AddressFamily, deadline: Deadline,
-        expectedType: String?, body: (OpaquePointer) -> Bool
+        url: String, what: String, proxies: ProxyConfiguration, family: AddressFamily,
+        destination: RevocationDestination, deadline: Deadline, expectedType: String?, body: (OpaquePointer) -> Bool
     ) -> Result<[UInt8], RevocationFetchFailure> {
+        // A refusal is reported as a connection that could not be made: the evidence is unavailable, as from a
+        // responder that is down, and the next URL the certificate names is tried.
+        func refused(_ why: String) -> Result<[UInt8], RevocationFetchFailure> {
+            .failure(RevocationFetchFailure("\(what) \(url) not asked: \(why)", networkKind: .refused))
+        }
+        if let problem = RevocationDestination.unsafeByte(in: url) { return refused(problem) }
         guard let location = HTTPLocation(url) else {
             return .failure(RevocationFetchFailure("\(what) \(url): only http:// URLs are fetched"))
         }
@@ -50,11 +58,21 @@ public enum RevocationFetch {
         } catch {
             return .failure(RevocationFetchFailure("\(what) \(url): \(error.description)", networkKind: .proxy))
         }
+        if proxy != nil, let problem = destination.refusal(ofProxiedHost: location.host) {
+            return refused(problem + Self.privateAddressHint)
+        }
         let connection: TCPConnection
         do throws(TLSConnectionError) {
             let host = proxy?.host ?? location.host
             let port = proxy?.port ?? location.port
             let addresses = try NameResolver.resolve(host: host, port: port, family: family, deadline: deadline)
+            // Every address is checked and only the checked ones are connected to: a name resolved again later
+            // could answer otherwise (DNS rebinding). The proxy is the user's own choice and is not checked.
+            if proxy == nil, let address = addresses.first(where: { destination.refusedRange(of: $0) != nil }),
+               let range = destination.refusedRange(of: address) {
+                let named = SocketAddress.isIPLiteral(host) ? "\(host) is" : "\(host) resolves to \(address.host),"
+                return refused("\(named) \(range)" + Self.privateAddressHint)
+            }
             connection = try TCPConnection.connect(to: addresses, target: TargetName(host: host, port: port),
                                                    deadline: deadline)
         } catch {
@@ -123,6 +141,11 @@ public enum RevocationFetch {
             Array(UnsafeBufferPointer(start: $0, count: length))
         })
     }
+}
+
+extension RevocationFetch {
+    static let privateAddressHint = "; the checked server's certificate chose it, and pinctl does not connect inside "
+        + "your network for it unless --revocation-allow-private"
 }
 
 /// An `http://host[:port][/path]` URL, as AIA and CRL distribution points write them.

@@ -92,7 +92,7 @@ struct CheckCommand: ParsableCommand {
         var summary = BreakageSummary()
         var status = ExitStatus.trusted
         let checker = TargetChecker(connection: connection, edges: edges, judge: judge,
-                                    revocation: revocation.revocation)
+                                    revocation: revocation.revocation, revocationDestination: revocation.destination)
         ConcurrentRunner.run(jobs: jobs ?? Self.jobsWithinFileLimit, next: source.next, work: { input in
             switch input {
             case .target(let target):

@@ -7,7 +7,7 @@ import PolicyEngine
 enum RevocationGathering {
     static func evidence(
         _ mode: RevocationMode, presented: [X509Certificate], staple: [UInt8]?, proxies: ProxyConfiguration,
-        family: AddressFamily, deadline: Deadline
+        family: AddressFamily, destination: RevocationDestination, deadline: Deadline
     ) -> Result<RevocationEvidence, TLSConnectionError> {
         var evidence = RevocationEvidence(mode: mode)
         evidence.staple = staple
@@ -42,9 +42,10 @@ enum RevocationGathering {
             let fetched: Result<[UInt8], RevocationFetchFailure> = switch mode {
             case .ocsp:
                 RevocationFetch.ocsp(url: url, request: request ?? [], proxies: proxies, family: family,
-                                     deadline: deadline)
+                                     destination: destination, deadline: deadline)
             default:
-                RevocationFetch.crl(url: url, proxies: proxies, family: family, deadline: deadline)
+                RevocationFetch.crl(url: url, proxies: proxies, family: family, destination: destination,
+                                    deadline: deadline)
             }
             if case .failure(let failure) = fetched, failure.networkKind != nil {
                 lastFailure = failure
@@ -57,7 +58,8 @@ enum RevocationGathering {
             return .success(evidence)
         }
         let failure = lastFailure ?? RevocationFetchFailure("no revocation source answered", networkKind: .refused)
-        return .failure(TLSConnectionError(failure.networkKind ?? .refused, "revocation check: " + failure.description))
+        return .failure(TLSConnectionError(failure.networkKind ?? .refused,
+                                           "revocation check of \(leafName): " + failure.description))
     }
 }
 

@@ -15,7 +15,10 @@ struct ServeCommand: ParsableCommand {
             servername is the SNI name and the domain judged (default: the target's host). GET /metrics gives the \
             exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
             may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
-            that does not load leaves the old one in use); SIGTERM lets the probes under way finish and exits 0.
+            that does not load leaves the old one in use); SIGTERM lets the probes under way finish and exits 0. \
+            HEAD is answered as GET without the body (HEAD /probe runs the probe, as the blackbox exporter does). A \
+            connection that sends no complete request head within --header-timeout is closed, and one client \
+            address holds at most --max-connections-per-address connections.
 
             Examples:
               pinctl serve --config pinctl.yaml --listen 127.0.0.1:9489
@@ -44,6 +47,17 @@ struct ServeCommand: ParsableCommand {
         valueName: "seconds"))
     var timeout: Double = 10
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Seconds a connection has to send a complete request head, from when it opens or was last answered; then it "
+            + "is closed (a client trickling a head byte by byte holds a connection no longer).",
+        valueName: "seconds"))
+    var headerTimeout: Double = 10
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Connections one client address may hold open at once; more are closed as soon as accepted.",
+        valueName: "n"))
+    var maxConnectionsPerAddress: Int = 256
+
     @OptionGroup var anchors: AnchorOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -61,6 +75,12 @@ struct ServeCommand: ParsableCommand {
         guard timeout > 0, timeout <= 3600 else {
             throw ValidationError("--timeout \(timeout): must be more than 0 and at most 3600 seconds")
         }
+        guard headerTimeout > 0, headerTimeout <= 3600 else {
+            throw ValidationError("--header-timeout \(headerTimeout): must be more than 0 and at most 3600 seconds")
+        }
+        guard (1...1024).contains(maxConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address \(maxConnectionsPerAddress): must be from 1 to 1024")
+        }
         guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or "
@@ -75,7 +95,8 @@ struct ServeCommand: ParsableCommand {
         let anchors = self.anchors
         let request = ServeRequest(
             configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
-            maxProbes: maxProbes, timeout: timeout, fixedTime: anchors.at == nil ? nil : anchors.time,
+            maxProbes: maxProbes, timeout: timeout, headerTimeout: headerTimeout,
+            maxConnectionsPerAddress: maxConnectionsPerAddress, fixedTime: anchors.at == nil ? nil : anchors.time,
             warnDays: warnDays, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             trustStore: { caFiles, caPaths in try anchors.trustStore(fallback: (caFiles, caPaths)) })
         if let failure = serve(request) {
@@ -101,6 +122,8 @@ package struct ServeRequest: Sendable {
     package let allowAnyTarget: Bool
     package let maxProbes: Int
     package let timeout: Double
+    package let headerTimeout: Double
+    package let maxConnectionsPerAddress: Int
     package let fixedTime: Date?
     package let warnDays: Int
     package let logLevel: Logger.Level

@@ -9,6 +9,8 @@ struct TargetChecker: Sendable {
     let judge: Judge
     /// `--revocation`: how a trusted chain's leaf is checked.
     var revocation: RevocationMode = .none
+    /// Where revocation fetches may connect (`--revocation-allow-private`).
+    var revocationDestination = RevocationDestination(allowsPrivateAddresses: false)
 
     /// Edges of one target checked at once; more wait for a free slot.
     static let parallelEdges = 16
@@ -83,7 +85,8 @@ struct TargetChecker: Sendable {
             } else {
                 switch RevocationGathering.evidence(
                     request.mode, presented: result.presented, staple: result.stapledOCSPResponse,
-                    proxies: connection.fetchProxies, family: connection.family, deadline: deadline)
+                    proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
+                    deadline: deadline)
                 {
                 case .success(let found): evidence = found
                 case .failure(let error): return .failure(error)

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Clients that misbehave on purpose: heads that never end (slowloris), a query that tries to write log lines of its
+/// own, and HEAD, which a monitor may send to see whether the exporter is up.
+@Suite struct ServeHostileClientTests {
+    /// 1,100 connections from one address that send half a request head and stall: the server accepts 1,024 at
+    /// most, so they held every one until the idle timeout. Now that address holds 256 (the rest are closed at once)
+    /// and a scrape from another address is answered at once.
+    @Test func stalledHeadsFromOneAddressDoNotLockAScrapeOut() throws {
+        try #require(StalledConnection.allowOpenFiles(4096), "needs 4,096 open files")
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"]) { exporter, _ in
+            var stalled: [StalledConnection] = []
+            for _ in 0..<1100 {
+                stalled.append(try StalledConnection(port: exporter.port, from: "127.0.0.2"))
+            }
+            let start = Date()
+            let answer = try exporter.client.get("/metrics", seconds: 5)
+            #expect(answer.status == 200, "\(answer)")
+            #expect(Date().timeIntervalSince(start) < 5)
+            // Every connection beyond the 256th was closed as it was accepted.
+            let refused = try #require(answer.metric("pinctl_exporter_connections_refused_total"), "\(answer)")
+            #expect(refused >= 800 && refused <= 844, "\(refused)")
+            withExtendedLifetime(stalled) {}
+        }
+    }
+
+    /// `--header-timeout 1`: a head that is not complete a second after the connection opened is closed, and a
+    /// connection that completed its head in time is answered.
+    @Test func aHeadNotCompleteWithinTheHeaderTimeoutIsClosed() throws {
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"], ["--header-timeout", "1"]) { exporter, _ in
+            let stalled = try (0..<8).map { _ in try StalledConnection(port: exporter.port, from: "127.0.0.3") }
+            let start = Date()
+            for connection in stalled {
+                #expect(connection.isClosedByServer(within: 6), "still open after \(Date().timeIntervalSince(start)) s")
+            }
+            let seconds = Date().timeIntervalSince(start)
+            #expect(seconds >= 0.5 && seconds < 6, "closed after \(seconds) s")
+            #expect(try exporter.client.get("/metrics").status == 200)
+        }
+    }
+
+    /// `--max-connections-per-address 4`: the fifth connection from one address is closed at once, while another
+    /// address still gets in.
+    @Test func connectionsBeyondThePerAddressCapAreClosedAtOnce() throws {
+        let arguments = ["--max-connections-per-address", "4"]
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"], arguments) { exporter, _ in
+            let held = try (0..<4).map { _ in try StalledConnection(port: exporter.port, from: "127.0.0.4") }
+            for connection in held { #expect(!connection.isClosedByServer(within: 0.2)) }
+            let fifth = try StalledConnection(port: exporter.port, from: "127.0.0.4")
+            #expect(fifth.isClosedByServer(within: 2))
+            let answer = try exporter.client.get("/metrics")
+            #expect(answer.status == 200, "\(answer)")
+            #expect(answer.metric("pinctl_exporter_connections_refused_total") == 1, "\(answer)")
+        }
+    }
+
+    /// `%0d%0a` in a query decodes to CR LF, and the refusal's log line quotes the target: it stays one line, with
+    /// the break shown as an escape.
+    @Test func aQueryWithCRLFCannotForgeALogLine() throws {
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"]) { exporter, _ in
+            let answer = try exporter.client.get("/probe?target=x%0d%0afake%20line")
+            #expect(answer.status == 400, "\(answer)")
+            #expect(exporter.waitForLog("probe refused"), "\(exporter.stderr)")
+            // isNewline: CR LF is one Character in Swift, equal to neither "\r" nor "\n".
+            let lines = exporter.stderr.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            #expect(!lines.contains { $0.hasPrefix("fake line") }, "\(exporter.stderr)")
+            #expect(exporter.stderr.contains("x\\r\\nfake line"), "\(exporter.stderr)")
+        }
+    }
+
+    /// HEAD is GET without the body: the same status and headers (Content-Length the body's). HEAD /probe runs the
+    /// probe, as the blackbox exporter's does, so its headers are the ones the GET would get.
+    @Test func headIsAnsweredAsGetWithoutTheBody() throws {
+        let good = try ServeFixture.goodServer()
+        defer { good.stop() }
+        let target = ServeFixture.target(good.port)
+        try ServeFixture.withExporter(targets: [target]) { exporter, _ in
+            let query = "/probe?target=\(target)&servername=\(ServeFixture.domain)"
+            for path in ["/metrics", "/", query] {
+                let head = try exporter.client.exchange(Array(
+                    "HEAD \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+                #expect(head.status == 200, "HEAD \(path): \(head)")
+                #expect(head.body.isEmpty, "HEAD \(path): \(head)")
+                let length = try #require(head.headers["content-length"].flatMap { Int($0) }, "HEAD \(path): \(head)")
+                #expect(length > 0, "HEAD \(path): \(head)")
+            }
+            let metrics = try exporter.client.get("/metrics")
+            #expect(metrics.metric("pinctl_exporter_probes_total", [("outcome", "trusted")]) == 1, "\(metrics)")
+        }
+    }
+}
