@@ -59,6 +59,11 @@ import TestSupport
         Case(arguments: ["check", "127.0.0.1:9", "--servername", "a..b"], mentions: "empty label"),
         Case(arguments: ["check", "bücher.test"], mentions: "xn-- form"),
         Case(arguments: ["verify", "--chain", "leaf.pem", "--host", "a b"], mentions: "--host a b: 'a b' contains ' '"),
+        // OkHttp takes `$` and `"` in a pattern, TrustKit any string as a domain; pinctl takes host names only (#17).
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--library", "okhttp", "--pins", "pins/leaf.pin",
+                         "--pattern", "*.a$b.test"], mentions: "--pattern *.a$b.test: "),
+        Case(arguments: ["verify", "--chain", "leaf.pem", "--library", "trustkit", "--pins", "pins/leaf.pin",
+                         "--trustkit-domain", "x\"y.test"], mentions: "--trustkit-domain x\"y.test: "),
         Case(arguments: ["verify", "--chain", "leaf.pem", "--chain", "-", "--chain", "-"],
              mentions: "standard input can be read only once"),
     ]

@@ -129,6 +129,9 @@ struct OkHttpOptions: ParsableArguments {
         } catch {
             throw InputError("\(pattern == nil ? "host" : "--pattern") \(text): \(error.explanation)")
         }
+        if let pattern, let problem = PolicyHostName.syntaxError(parsed.canonical, as: .okhttpPattern) {
+            throw InputError("--pattern \(pattern): \(problem)")
+        }
         return OkHttpPolicy(entries: pins.map { OkHttpPolicy.Entry(pattern: parsed, pin: $0) })
     }
 }
@@ -170,6 +173,9 @@ struct TrustKitOptions: ParsableArguments {
     func policy(_ pins: LoadedPins, domain host: String?) throws(InputError) -> TrustKitPolicy {
         guard let name = domain ?? host else {
             throw InputError("--library trustkit needs a domain to pin: --host, or --trustkit-domain")
+        }
+        if let domain, let problem = PolicyHostName.syntaxError(domain, as: .host) {
+            throw InputError("--trustkit-domain \(domain): \(problem)")
         }
         let entry = TrustKitDomainPolicy(
             publicKeyHashes: pins.certificates.map(\.keyPin) + pins.keyHashes, includeSubdomains: includeSubdomains,
