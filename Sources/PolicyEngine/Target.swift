@@ -15,12 +15,16 @@ public struct Target: Sendable, Hashable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// Parses a target as written on the command line or in a policy file; the error says what is wrong with it.
-    public init(parsing text: String) throws(InputError) {
+    /// `excerpted` for a line of a file that may be anything (`--targets-from`): the error then quotes only an
+    /// excerpt of the line (`UntrustedText`), and none of a part after its start (`user:TOKEN@host` has TOKEN@host
+    /// where a port would be).
+    public init(parsing text: String, excerpted: Bool = false) throws(InputError) {
         original = text
+        let shown = excerpted ? UntrustedText.excerpt(text) : text
         var rest = Substring(text)
         if let scheme = rest.firstRange(of: "://") {
             guard rest[..<scheme.lowerBound].lowercased() == "https" else {
-                throw InputError("target \(text): only https:// URLs can be checked")
+                throw InputError("target \(shown): only https:// URLs can be checked")
             }
             rest = rest[scheme.upperBound...]
             if let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) { rest = rest[..<pathStart] }
@@ -28,32 +32,36 @@ public struct Target: Sendable, Hashable, CustomStringConvertible {
         }
         var portText: Substring?
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw InputError("target \(text): missing ']' after an IPv6 address") }
+            guard let close = rest.firstIndex(of: "]") else { throw InputError("target \(shown): missing ']' after an IPv6 address") }
             host = String(rest[rest.index(after: rest.startIndex)..<close])
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw InputError("target \(text): expected :PORT after ']'") }
+                guard after.hasPrefix(":") else { throw InputError("target \(shown): expected :PORT after ']'") }
                 portText = after.dropFirst()
             }
             guard DomainName(host).isIPAddress, host.contains(":") else {
-                throw InputError("target \(text): '\(host)' in brackets is not an IPv6 address")
+                throw InputError("target \(shown): " + (excerpted ? "what is" : "'\(host)'")
+                    + " in brackets is not an IPv6 address")
             }
         } else if rest.filter({ $0 == ":" }).count > 1 {
             host = String(rest)  // a bare IPv6 literal: no port can follow without brackets
-            guard DomainName(host).isIPAddress else { throw InputError("target \(text): not a host, host:port or [IPv6]:port") }
+            guard DomainName(host).isIPAddress else { throw InputError("target \(shown): not a host, host:port or [IPv6]:port") }
         } else if let colon = rest.firstIndex(of: ":") {
             host = String(rest[..<colon])
             portText = rest[rest.index(after: colon)...]
         } else {
             host = String(rest)
         }
-        guard !host.isEmpty else { throw InputError("target \(text): no host name") }
+        guard !host.isEmpty else { throw InputError("target \(shown): no host name") }
         if let problem = DomainName.syntaxError(host) {
-            throw InputError("target \(text): \(problem)")
+            // DomainName quotes the host whole, or its first 40 characters.
+            let redacted = UntrustedText.redacting(host.prefix(40), in: UntrustedText.redacting(host, in: problem))
+            throw InputError("target \(shown): \(excerpted ? redacted : problem)")
         }
         if let portText {
             guard let value = UInt16(portText), value > 0 else {
-                throw InputError("target \(text): port '\(portText)' is not a number from 1 to 65535")
+                let port = excerpted ? "the port" : "port '\(portText)'"
+                throw InputError("target \(shown): \(port) is not a number from 1 to 65535")
             }
             port = value
         } else {

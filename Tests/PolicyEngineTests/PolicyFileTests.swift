@@ -160,6 +160,28 @@ struct PolicyFileTests {
         #expect(error.message == "aliases expand the document past 100000 nodes: write the values out", "\(error)")
     }
 
+    /// Issue 17, 8d: a document past the cap without a single alias is told the cap, not blamed on aliases. The
+    /// root mapping, its key and the list are nodes 1–3, so the 99 998th item (line 99 999) is node 100 001.
+    @Test func aDocumentPastTheNodeCapWithoutAliasesIsToldTheCap() throws {
+        let text = "targets:\n" + String(repeating: "  - a\n", count: 100_000)
+        let error = try #require(Self.load(text).failure)
+        #expect(error.line == 99_999 && error.column == 5, "\(error)")
+        #expect(error.message == "the document holds more than 100000 nodes (scalars, lists and mappings), the most "
+            + "pinctl reads in a policy file", "\(error)")
+    }
+
+    /// YAML 1.2 allows a byte order mark at the start of a stream; Windows editors write one. Places are counted
+    /// without it.
+    @Test func aLeadingByteOrderMarkIsAccepted() throws {
+        let apps = "apps:\n  - name: a\n    library: afnetworking\n    hosts: [pinning.test]\n"
+            + "    policy: {mode: none}\n"
+        let file = try Self.load("\u{FEFF}version: 1\ntargets: [pinning.test]\n" + apps).get()
+        #expect(file.targets.map(\.description) == ["pinning.test:443"])
+        let error = try #require(Self.load("\u{FEFF}version: 2\n" + apps).failure)
+        #expect(error.line == 1 && error.column == 10, "\(error)")
+        #expect(error.message == "this pinctl reads version 1 policy files", "\(error)")
+    }
+
     @Test func aKeyWrittenTwiceIsRefusedWhereItIsWrittenAgain() throws {
         let error = try #require(Self.load("version: 1\napps: []\nversion: 1\n").failure)
         #expect(error.line == 3 && error.column == 1, "\(error)")

@@ -104,4 +104,33 @@ import TestSupport
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(server.serverNamesReceived.isEmpty, "no target was contacted")
     }
+
+    /// Issue 17, 8e: an explicit --jobs beyond what the open-file limit can hold is lowered, with one warning, instead
+    /// of failing targets with "too many open files". Under `ulimit -n 64`, (64 − 32) / 2 = 16 fit; silent targets
+    /// hold their sockets until the timeout, so without the fit the runner would hold 80 at once.
+    @Test func anExplicitJobsBeyondTheOpenFileLimitIsLoweredWithAWarning() throws {
+        let good = try LiveRun.server()
+        defer { good.stop() }
+        let silent = try HostilePeer(.neverAccepts)
+        defer { silent.stop() }
+        let targets = (0..<90).map { "127.0.0.1:\($0 % 9 == 0 ? good.port : silent.port)" }
+        try TemporaryDirectory.with { directory in
+            let list = try directory.write("targets.txt", text: targets.joined(separator: "\n") + "\n")
+            let options = ["--targets-from", list, "--jobs", "256", "--timeout", "1", "--servername", "pinning.test",
+                           "--format", "json"] + LiveRun.anchors
+
+            let result = try PinctlProcess.runShell("ulimit -n 64 && exec \"$PINCTL\" check "
+                + options.map { "'\($0)'" }.joined(separator: " "))
+
+            #expect(result.status == 3, "\(result)")
+            let objects = try LiveRun.objects(result.stdout)
+            #expect(objects.map { $0["target"] as? String } == targets)
+            #expect(objects.filter { LiveRun.reasonCode($0) == "timeout" }.count == 80, "\(result)")
+            #expect(good.serverNamesReceived.count == 10)
+            #expect(!"\(result)".lowercased().contains("too many open files"), "\(result)")
+            #expect(result.stderr.hasPrefix("warning: --jobs 256: checking 16 targets at once instead: the open-file "
+                + "limit (ulimit -n) is 64, and each may hold 2 files beside the 32 pinctl keeps\n"), "\(result)")
+            #expect(result.stderr.components(separatedBy: "warning:").count == 2, "one warning: \(result)")
+        }
+    }
 }

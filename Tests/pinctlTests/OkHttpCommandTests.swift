@@ -95,8 +95,9 @@ import TestSupport
          "--pattern *.*.example.com: OkHttp refuses it: Unexpected pattern: *.*.example.com"),
         ("--pattern", "api.example.com:443",
          "--pattern api.example.com:443: OkHttp refuses it: Invalid pattern: api.example.com:443"),
+        // A pin is quoted at most 24 characters long, up to a `=` (UntrustedText).
         ("--pin", "md5/DmxUShsZuNiqPQsX2Oi9uv2sCnw=",
-         "OkHttp refuses it: pins must start with 'sha256/' or 'sha1/': md5/DmxUShsZuNiqPQsX2Oi9uv2sCnw="),
+         "OkHttp refuses it: pins must start with 'sha256/' or 'sha1/': md5/DmxUShsZuNiqPQsX2Oi9…"),
         ("--pin", "sha256/a", "--pin sha256/a: OkHttp refuses it: Invalid pin hash: sha256/a"),
     ]
 

@@ -165,6 +165,45 @@ public enum FileSystem {
         try twoPaths(source, destination) { Glibc.rename($0, $1) }
     }
 
+    /// Exchanges two directories (or files) in one step, `renameat2(RENAME_EXCHANGE)`: a reader sees one or the
+    /// other, never neither. Fails where the file system cannot (EINVAL), across file systems (EXDEV).
+    public static func exchange(_ first: String, _ second: String) throws(FileSystemError) {
+        // Looked up at run time: Swift's Glibc module declares neither renameat2 (glibc does only under _GNU_SOURCE)
+        // nor RENAME_EXCHANGE (2, linux/fs.h); a C library without it (glibc before 2.28) fails as a kernel would.
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let library = dlopen(nil, RTLD_NOW) else { throw FileSystemError(errno: ENOSYS) }
+        defer { dlclose(library) }
+        guard let symbol = dlsym(library, "renameat2") else { throw FileSystemError(errno: ENOSYS) }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let exchange: UInt32 = 1 << 1
+        try twoPaths(first, second) { renameat2(AT_FDCWD, $0, AT_FDCWD, $1, exchange) }
+    }
+
+    /// The permission bits of `path` (following a symbolic link).
+    public static func permissions(of path: String) throws(FileSystemError) -> mode_t {
+        var info = stat()
+        guard let result = PathBytes.withCString(path, { stat($0, &info) }) else { throw .nulByte }
+        guard result == 0 else { throw FileSystemError(errno: errno) }
+        return info.st_mode & 0o7777
+    }
+
+    /// chmod(2).
+    public static func setPermissions(_ path: String, _ mode: mode_t) throws(FileSystemError) {
+        guard let result = PathBytes.withCString(path, { chmod($0, mode) }) else { throw .nulByte }
+        guard result == 0 else { throw FileSystemError(errno: errno) }
+    }
+
+    /// Whether two paths name the same file (device and inode), following symbolic links; false when either is
+    /// missing.
+    public static func sameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat()
+        var two = stat()
+        guard PathBytes.withCString(first, { stat($0, &one) }) == 0,
+              PathBytes.withCString(second, { stat($0, &two) }) == 0
+        else { return false }
+        return one.st_dev == two.st_dev && one.st_ino == two.st_ino
+    }
+
     private static func twoPaths(
         _ first: String, _ second: String, _ call: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32
     ) throws(FileSystemError) {

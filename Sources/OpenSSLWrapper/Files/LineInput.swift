@@ -52,20 +52,25 @@ public final class LineInput: @unchecked Sendable {
     public func next() throws(FileInput.Failure) -> Line? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                return line(upTo: newline, skipping: 1)
+                return try line(upTo: newline, skipping: 1)
             }
             guard buffer.count - start <= Self.maximumLineLength else {
                 throw FileInput.Failure(reason: "line \(lineNumber + 1) is longer than \(Self.maximumLineLength) bytes")
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
-                return line(upTo: buffer.count, skipping: 0)
+                return try line(upTo: buffer.count, skipping: 0)
             }
             try fill()
         }
     }
 
-    private func line(upTo end: Int, skipping: Int) -> Line {
+    /// A NUL byte ends the input: what holds one is not a list of lines (`/proc/self/environ`), and nothing of it
+    /// is quoted.
+    private func line(upTo end: Int, skipping: Int) throws(FileInput.Failure) -> Line {
+        guard !buffer[start..<end].contains(0) else {
+            throw FileInput.Failure(reason: "line \(lineNumber + 1) \(UntrustedText.nulByteReason)")
+        }
         var last = end
         if last > start, buffer[last - 1] == UInt8(ascii: "\r") { last -= 1 }
         let text = String(decoding: buffer[start..<last], as: UTF8.self)

@@ -42,8 +42,9 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup(title: "Revocation") var revocation: RevocationOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "How many targets to check at once (default \(CheckCommand.defaultJobs), fewer when few files may be open): "
-            + "a silent target holds one of them until its --timeout.", valueName: "n"))
+        "How many targets to check at once (default \(CheckCommand.defaultJobs)); fewer, with a warning, when the "
+            + "open-file limit (ulimit -n) cannot hold them: a silent target holds one of them until its --timeout.",
+        valueName: "n"))
     var jobs: Int?
 
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
@@ -93,7 +94,7 @@ struct CheckCommand: ParsableCommand {
         var status = ExitStatus.trusted
         let checker = TargetChecker(connection: connection, edges: edges, judge: judge,
                                     revocation: revocation.revocation, revocationDestination: revocation.destination)
-        ConcurrentRunner.run(jobs: jobs ?? Self.jobsWithinFileLimit, next: source.next, work: { input in
+        ConcurrentRunner.run(jobs: fittedJobs, next: source.next, work: { input in
             switch input {
             case .target(let target):
                 return checker.check(target)
@@ -113,16 +114,26 @@ struct CheckCommand: ParsableCommand {
         if status != .trusted { try status.exit() }
     }
 
-    /// The default number of jobs, fewer when the open-file limit could not hold a socket for each (a proxy's
-    /// connection doubles them), beside what the process itself keeps open.
-    private static var jobsWithinFileLimit: Int {
+    /// `--jobs`, or the default, lowered to what the open-file limit can hold: two descriptors an edge (a proxy's
+    /// connection, or a revocation fetch, beside the target's), as many edges a job as it checks at once, beside 32
+    /// the process itself keeps open. An explicit value beyond it would fail targets with "too many open files"; it
+    /// is lowered with a warning instead.
+    private var fittedJobs: Int {
+        let asked = jobs
+        let defaultJobs = Self.defaultJobs
         var limit = rlimit()
         // rlim_t.max: RLIM_INFINITY, which Swift cannot import (-1 in an unsigned type).
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
-            return defaultJobs
+            return asked ?? defaultJobs
         }
-        let spare = (Int(clamping: limit.rlim_cur) - 32) / 2
-        return max(1, min(defaultJobs, spare))
+        let files = Int(clamping: limit.rlim_cur)
+        let perJob = 2 * (edges.splitsTargets ? TargetChecker.parallelEdges : 1)
+        let fitting = max(1, (files - 32) / perJob)
+        guard let asked else { return min(defaultJobs, fitting) }
+        guard asked > fitting else { return asked }
+        Terminal.warning("--jobs \(asked): checking \(fitting) targets at once instead: the open-file limit "
+            + "(ulimit -n) is \(files), and each may hold \(perJob) files beside the 32 pinctl keeps")
+        return fitting
     }
 }
 

@@ -12,6 +12,11 @@ struct ExtractCommand: ParsableCommand {
             sha256/BASE64 line per certificate. What it writes is accepted by --pins as is. Nothing is \
             overwritten without --force.
 
+            DIR's NN-*.cer files and pins.pin are the set extract owns: writing into a DIR that holds some \
+            replaces the whole set (with --force), so a certificate of an earlier extract that is not written \
+            again is removed, never left for --pins DIR to trust. Other files (a README.txt) are left alone. \
+            The new set replaces the old in one step, and an interrupt waits until it is done.
+
             Examples:
               pinctl extract api.example.com --out pins/
               pinctl extract api.example.com:8443 --out pins/ --which intermediates
@@ -32,7 +37,7 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Which certificates: leaf, intermediates, root or all (every presented one, and the store's root).")
     var which: Which = .all
 
-    @Flag(help: "Overwrite files that already exist.")
+    @Flag(help: "Replace the NN-*.cer files and pins.pin already in the directory.")
     var force = false
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
@@ -54,7 +59,7 @@ struct ExtractCommand: ParsableCommand {
         let outputs = files.map { (name: $0.name, contents: $0.certificate.derBytes) }
             + [(name: "pins.pin", contents: Array((header + pins.joined(separator: "\n") + "\n").utf8))]
         do {
-            try OutputDirectory(path: out).write(outputs, force: force)
+            try OutputDirectory(path: out, owns: Self.owns).write(outputs, force: force)
         } catch {
             try fail(error.description)
         }
@@ -84,6 +89,13 @@ struct ExtractCommand: ParsableCommand {
         case .all:
             return presented + (storeRoot.map { [$0] } ?? [])
         }
+    }
+
+    /// The names of the set extract writes: `NN-<name>.cer` (`CertificateBundle.fileName`) and `pins.pin`.
+    static func owns(_ name: String) -> Bool {
+        if name == "pins.pin" { return true }
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        return !digits.isEmpty && name.dropFirst(digits.count).hasPrefix("-") && name.hasSuffix(".cer")
     }
 
     /// Ends the command by throwing, not by exit(), so that what `run` holds is released first (see `Pinctl.main`).

@@ -52,9 +52,11 @@ final class TargetSource: @unchecked Sendable {
             let text = Self.entry(line.text)
             guard !text.isEmpty else { continue }
             do throws(InputError) {
-                return .target(try Target(parsing: text))
+                return .target(try Target(parsing: text, excerpted: true))
             } catch {
-                return .unreadable(text: text, message: "\(listName):\(line.number): \(error.description)")
+                // The line is named by its number and an excerpt: a list can be any file, a credentials file too.
+                return .unreadable(text: UntrustedText.excerpt(text),
+                                   message: "\(listName):\(line.number): \(error.description)")
             }
         }
     }

@@ -137,7 +137,8 @@ struct PolicyOptions: ParsableArguments {
             do {
                 pins.append(try OkHttpPin.parse(value, source: inlinePinSource(index)))
             } catch {
-                throw InputError("--pin \(value): OkHttp refuses it: \(error.message)")
+                let message = "--pin \(value): OkHttp refuses it: \(error.message)"
+                throw InputError(UntrustedText.redacting(value, in: message))
             }
         }
         return pins

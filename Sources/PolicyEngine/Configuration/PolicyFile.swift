@@ -43,6 +43,9 @@ public struct PolicyFile: Sendable {
 
     /// Checks the bytes of the policy file at `path` (which only names it in errors and anchors its relative paths).
     public static func load(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> PolicyFile {
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw ConfigurationError(file: path, line: line, message: UntrustedText.nulByteReason)
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigurationError(file: path, message: "not UTF-8 text")
         }

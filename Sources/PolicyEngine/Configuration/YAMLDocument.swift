@@ -34,9 +34,10 @@ enum YAMLParseError: Error {
     case reader(problem: String, offset: Int, value: Int32)
     /// A mapping holding the same key twice (the same text, resolved to the same YAML tag), at its second writing.
     case duplicateKey(String, mark: YAMLMark)
-    /// Aliases that make the document hold more than `YAMLDocument.maximumExpansion` nodes, at the alias that
-    /// passed it: a "billion laughs" would otherwise cost whoever walks the tree.
-    case tooManyAliasedNodes(mark: YAMLMark)
+    /// A document holding more than `YAMLDocument.maximumExpansion` nodes, aliases expanded, at the node that passed
+    /// it: a "billion laughs" would otherwise cost whoever walks the tree. `byAliases` when the nodes written are
+    /// within the cap and only the aliases' expansion passed it.
+    case tooManyNodes(mark: YAMLMark, byAliases: Bool)
     /// Lists and mappings opened more than `YAMLDocument.maximumDepth` deep, the last at `mark`.
     case tooDeep(mark: YAMLMark)
     case memory
@@ -51,7 +52,8 @@ enum YAMLDocument {
     /// A second guard, on the tree itself, for what the first does not count (a list written without indentation as
     /// the value of a mapping): with both, a tree is at most about 2 000 deep.
     static let maximumDepth = 2048
-    /// Nodes a document may hold with its aliases expanded: far beyond any policy file, far below a billion laughs.
+    /// Nodes (scalars, lists and mappings) a document may hold with its aliases expanded: far beyond any policy file,
+    /// far below a billion laughs.
     static let maximumExpansion = 100_000
 
     /// The root node of the text's single document; `nil` for a text without one (empty, or only comments).
@@ -180,6 +182,8 @@ private struct Composer {
     var anchors: [String: (node: YAMLNode, size: Int)] = [:]
     /// Nodes of the document so far, aliases expanded.
     var expanded = 0
+    /// Nodes of the document so far as written, an alias counting as one.
+    var written = 0
 
     init(events: EventReader) { self.events = events }
 
@@ -190,16 +194,16 @@ private struct Composer {
             guard let (node, size) = anchors[event.text] else {
                 throw .syntax(context: nil, problem: "found undefined alias", mark: event.mark)
             }
-            try count(size, at: event.mark)
+            try count(size, written: 1, at: event.mark)
             return (node, size)
         case YAML_SCALAR_EVENT:
-            try count(1, at: event.mark)
+            try count(1, written: 1, at: event.mark)
             let node = YAMLNode.scalar(event.text, event.mark)
             if let anchor = event.anchor { anchors[anchor] = (node, 1) }
             return (node, 1)
         case YAML_SEQUENCE_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
-            try count(1, at: event.mark)
+            try count(1, written: 1, at: event.mark)
             var elements: [YAMLNode] = []
             var size = 1
             var next = try events.next()
@@ -214,7 +218,7 @@ private struct Composer {
             return (node, size)
         case YAML_MAPPING_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
-            try count(1, at: event.mark)
+            try count(1, written: 1, at: event.mark)
             var members: [(key: YAMLNode, value: YAMLNode)] = []
             var keys: [Event] = []
             var size = 1
@@ -237,9 +241,12 @@ private struct Composer {
         }
     }
 
-    private mutating func count(_ nodes: Int, at mark: YAMLMark) throws(YAMLParseError) {
+    private mutating func count(_ nodes: Int, written: Int, at mark: YAMLMark) throws(YAMLParseError) {
         expanded += nodes
-        guard expanded <= YAMLDocument.maximumExpansion else { throw .tooManyAliasedNodes(mark: mark) }
+        self.written += written
+        guard expanded <= YAMLDocument.maximumExpansion else {
+            throw .tooManyNodes(mark: mark, byAliases: self.written <= YAMLDocument.maximumExpansion)
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import OpenSSLWrapper
+
 /// A node of a YAML document with the place it was written, so every complaint names the file, line and key path.
 ///
 /// Scalars are read as the text the author wrote (`versions: [4.2, 4.10]` stays "4.2" and "4.10", not numbers).
@@ -46,6 +48,10 @@ struct YAMLValue {
 
     /// Parses a whole document; an empty document is a mapping with nothing in it.
     static func document(_ text: String, file: String) throws(ConfigurationError) -> YAMLValue {
+        // YAML 1.2 (5.2) allows a byte order mark at the start of a stream; libyaml skips it only when it detects the
+        // encoding itself, and pinctl tells it the encoding.
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         do {
             let node = try YAMLDocument.root(of: text) ?? .mapping([], nil)
             return YAMLValue(node: node, file: file, keyPath: "", end: TextEnd(text))
@@ -157,19 +163,24 @@ struct YAMLValue {
                                       + YAMLReaderSnippet.describe(problem, offset: offset, value: value, in: text))
         case .duplicateKey(let key, let mark):
             let (line, column) = end.clamp(mark)
+            let shown = UntrustedText.excerpt(key)
             return ConfigurationError(file: file, line: line, column: column,
-                                      message: "the key '\(key)' is written twice in one mapping")
-        case .tooManyAliasedNodes(let mark):
+                                      message: "the key '\(shown)' is written twice in one mapping")
+        case .tooManyNodes(let mark, let byAliases):
             let (line, column) = end.clamp(mark)
-            return ConfigurationError(file: file, line: line, column: column, message: "aliases expand the document "
-                                      + "past \(YAMLDocument.maximumExpansion) nodes: write the values out")
+            let cap = YAMLDocument.maximumExpansion
+            let message = byAliases
+                ? "aliases expand the document past \(cap) nodes: write the values out"
+                : "the document holds more than \(cap) nodes (scalars, lists and mappings), the most pinctl reads in "
+                    + "a policy file"
+            return ConfigurationError(file: file, line: line, column: column, message: message)
         case .memory:
             return ConfigurationError(file: file, message: "not valid YAML: Memory error")
         }
     }
 }
 
-/// Yams' text for a character libyaml does not read: the place, the line and a caret under the character.
+/// Yams' text for a character libyaml does not read: the place (Yams quoted the line too).
 private enum YAMLReaderSnippet {
     static func describe(_ problem: String, offset: Int, value: Int32, in text: String) -> String {
         guard let byte = text.utf8.index(text.utf8.startIndex, offsetBy: offset, limitedBy: text.utf8.endIndex),
@@ -185,12 +196,8 @@ private enum YAMLReaderSnippet {
         }
         // Yams counted this column in UTF-16 code units, unlike libyaml's marks.
         let column = text.utf16.distance(from: start, to: index)
-        var contents = String(text[start..<end])
-        // Foundation's CharacterSet.newlines, which Yams asked of the line's last character.
-        let newlines: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
-        if !newlines.contains(contents.unicodeScalars.last?.value ?? 0) { contents += "\n" }
-        return "\(number + 1):\(column + 1): error: reader: \(problem):\n" + contents
-            + String(repeating: " ", count: column) + "^"
+        // Yams quoted the line here, with a caret under the character; pinctl quotes no line whole (UntrustedText).
+        return "\(number + 1):\(column + 1): error: reader: \(problem)"
     }
 
     /// Just after the line break ending the line that starts at `start` (LF, CR, CR LF, NEL, LS or PS, as Foundation's

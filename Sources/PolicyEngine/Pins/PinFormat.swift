@@ -28,7 +28,7 @@ public enum PinFormat {
             return .failure(PinSyntaxError("not a pin: expected sha256/BASE64 or pin-sha256=\"BASE64\""))
         }
         guard let data = Data(base64Encoded: String(base64)) else {
-            return .failure(PinSyntaxError("'\(base64)' is not valid base64"))
+            return .failure(PinSyntaxError("'\(UntrustedText.excerpt(base64))' is not valid base64"))
         }
         guard data.count == 32 else {
             return .failure(PinSyntaxError("the pin decodes to \(data.count) bytes; a SHA-256 pin has 32"))

@@ -37,7 +37,7 @@ public enum PinLoader {
     public static func keyPin(_ text: String, source: PinSource) throws(InputError) -> PublicKeyPin {
         switch PinFormat.parse(text) {
         case .success(let hash): return PublicKeyPin(hash: hash, source: source)
-        case .failure(let error): throw InputError("\(text): \(error.reason)")
+        case .failure(let error): throw InputError("\(UntrustedText.excerpt(text)): \(error.reason)")
         }
     }
 
@@ -107,6 +107,9 @@ public enum PinLoader {
     public static func hashPins(in bytes: [UInt8], path: String) throws(InputError) -> [PublicKeyPin] {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             throw InputError("\(path): is UTF-16 text (it starts with a byte order mark); save it as UTF-8")
+        }
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw InputError("\(path):\(line): \(UntrustedText.nulByteReason)")
         }
         // Editors on Windows start UTF-8 files with a byte order mark; it is not part of the first pin.
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]

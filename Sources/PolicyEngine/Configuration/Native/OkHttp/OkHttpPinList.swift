@@ -1,3 +1,5 @@
+import OpenSSLWrapper
+
 /// pinctl's text list of OkHttp pins (OkHttp defines no file format): one `pattern pin [pin…]` per line, separated by
 /// spaces or tabs; blank lines and `#` comments (at the start of a line or after a space) are skipped; a pattern may
 /// come back on a later line, its pins then pooled as repeated `add` calls pool them.
@@ -7,6 +9,9 @@
 ///     **.example.com     sha256/BBBB…=  sha1/CCCC…=
 enum OkHttpPinList {
     static func read(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> [OkHttpSourceReader.Addition] {
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw ConfigurationError(file: path, line: line, message: UntrustedText.nulByteReason)
+        }
         var additions: [OkHttpSourceReader.Addition] = []
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
@@ -19,7 +24,7 @@ enum OkHttpPinList {
             guard let pattern = words.first else { continue }
             guard words.count > 1 else {
                 throw ConfigurationError(file: path, line: pattern.line, column: pattern.column, message:
-                    "\(pattern.value) has no pin: a line is `pattern sha256/… [sha256/…]`")
+                    "\(UntrustedText.excerpt(pattern.value)) has no pin: a line is `pattern sha256/… [sha256/…]`")
             }
             additions.append(OkHttpSourceReader.Addition(pattern: pattern, pins: Array(words.dropFirst())))
         }

@@ -79,8 +79,10 @@ public enum OkHttpSourceReader {
             do {
                 pattern = try OkHttpPattern(written.value)
             } catch {
-                throw ConfigurationError(file: path, line: written.line, column: written.column,
-                                         message: "the pattern \(written.value): \(error.explanation)")
+                // A text list can be any file (`config:`): OkHttp's messages quote the value whole.
+                let message = UntrustedText.redacting(written.value,
+                                                      in: "the pattern \(written.value): \(error.explanation)")
+                throw ConfigurationError(file: path, line: written.line, column: written.column, message: message)
             }
             if let problem = PolicyHostName.syntaxError(pattern.canonical, as: .okhttpPattern) {
                 throw ConfigurationError(file: path, line: written.line, column: written.column,
@@ -92,8 +94,8 @@ public enum OkHttpSourceReader {
                     let parsed = try OkHttpPin.parse(pin.value, source: source)
                     entries.append(OkHttpPolicy.Entry(pattern: pattern, pin: parsed))
                 } catch {
-                    throw ConfigurationError(file: path, line: pin.line, column: pin.column,
-                                             message: "the pin: \(error.explanation)")
+                    let message = UntrustedText.redacting(pin.value, in: "the pin: \(error.explanation)")
+                    throw ConfigurationError(file: path, line: pin.line, column: pin.column, message: message)
                 }
             }
         }

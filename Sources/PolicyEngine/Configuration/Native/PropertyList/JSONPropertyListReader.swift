@@ -1,5 +1,6 @@
 internal import CJansson
 import FoundationEssentials
+import OpenSSLWrapper
 
 /// TrustKit's configuration written as JSON, read with Jansson: it reports the line and column of a mistake, where
 /// FoundationEssentials' decoder on Linux only says that the data is not JSON.
@@ -19,10 +20,22 @@ enum JSONPropertyListReader {
         }
         guard let root = parsed else {
             let message = withUnsafeBytes(of: error.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw Failure(line: error.line > 0 ? Int(error.line) : nil, message: message)
+            throw Failure(line: error.line > 0 ? Int(error.line) : nil, message: quotingLess(message))
         }
         defer { json_decref(root) }
         return value(root)
+    }
+
+    /// Jansson ends a message with the token it stopped at (`':' expected near '"VALUE"'`), and `config:` can name
+    /// any file, a credentials JSON too: a string token is named, not quoted (a whole string value can be a secret),
+    /// any other token is quoted as `UntrustedText` excerpts.
+    static func quotingLess(_ message: String) -> String {
+        guard let near = message.firstRange(of: " near '"), message.hasSuffix("'"),
+              near.upperBound < message.index(before: message.endIndex)
+        else { return message }
+        let token = message[near.upperBound..<message.index(before: message.endIndex)]
+        let shown = token.hasPrefix("\"") ? "a string" : "'\(UntrustedText.excerpt(token))'"
+        return message[..<near.lowerBound] + " near " + shown
     }
 
     /// Jansson refuses nesting deeper than 2048 while parsing, so this recursion is bounded.
