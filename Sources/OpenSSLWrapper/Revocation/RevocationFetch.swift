@@ -45,8 +45,9 @@ public enum RevocationFetch {
     ) -> Result<[UInt8], RevocationFetchFailure> {
         // A refusal is reported as a connection that could not be made: the evidence is unavailable, as from a
         // responder that is down, and the next URL the certificate names is tried.
-        func refused(_ why: String) -> Result<[UInt8], RevocationFetchFailure> {
-            .failure(RevocationFetchFailure("\(what) \(url) not asked: \(why)", networkKind: .refused))
+        func refused(_ why: String, nonPublic: Bool = false) -> Result<[UInt8], RevocationFetchFailure> {
+            .failure(RevocationFetchFailure("\(what) \(url) not asked: \(why)", networkKind: .refused,
+                                            refusedNonPublicDestination: nonPublic))
         }
         if let problem = RevocationDestination.unsafeByte(in: url) { return refused(problem) }
         guard let location = HTTPLocation(url) else {
@@ -59,7 +60,7 @@ public enum RevocationFetch {
             return .failure(RevocationFetchFailure("\(what) \(url): \(error.description)", networkKind: .proxy))
         }
         if proxy != nil, let problem = destination.refusal(ofProxiedHost: location.host) {
-            return refused(problem + Self.privateAddressHint)
+            return refused(problem, nonPublic: true)
         }
         let connection: TCPConnection
         do throws(TLSConnectionError) {
@@ -71,7 +72,7 @@ public enum RevocationFetch {
             if proxy == nil, let address = addresses.first(where: { destination.refusedRange(of: $0) != nil }),
                let range = destination.refusedRange(of: address) {
                 let named = SocketAddress.isIPLiteral(host) ? "\(host) is" : "\(host) resolves to \(address.host),"
-                return refused("\(named) \(range)" + Self.privateAddressHint)
+                return refused("\(named) \(range)", nonPublic: true)
             }
             connection = try TCPConnection.connect(to: addresses, target: TargetName(host: host, port: port),
                                                    deadline: deadline)
@@ -141,11 +142,6 @@ public enum RevocationFetch {
             Array(UnsafeBufferPointer(start: $0, count: length))
         })
     }
-}
-
-extension RevocationFetch {
-    static let privateAddressHint = "; the checked server's certificate chose it, and pinctl does not connect inside "
-        + "your network for it unless --revocation-allow-private"
 }
 
 /// An `http://host[:port][/path]` URL, as AIA and CRL distribution points write them.

@@ -58,10 +58,14 @@ public struct RevocationFetchFailure: Error, Sendable, Equatable, CustomStringCo
     /// The connection error's kind when nothing answered; nil when a server answered badly (an HTTP error status,
     /// a body that is not DER).
     public let networkKind: TLSConnectionError.Kind?
+    /// The URL was not asked because its host is not a public address; a front end says how to allow it.
+    public let refusedNonPublicDestination: Bool
 
-    public init(_ description: String, networkKind: TLSConnectionError.Kind? = nil) {
+    public init(_ description: String, networkKind: TLSConnectionError.Kind? = nil,
+                refusedNonPublicDestination: Bool = false) {
         self.description = description
         self.networkKind = networkKind
+        self.refusedNonPublicDestination = refusedNonPublicDestination
     }
 }
 

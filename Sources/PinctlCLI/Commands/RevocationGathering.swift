@@ -58,8 +58,10 @@ enum RevocationGathering {
             return .success(evidence)
         }
         let failure = lastFailure ?? RevocationFetchFailure("no revocation source answered", networkKind: .refused)
+        let hint = failure.refusedNonPublicDestination ? "; the checked server's certificate chose it, and pinctl does "
+            + "not connect inside your network for it unless --revocation-allow-private" : ""
         return .failure(TLSConnectionError(failure.networkKind ?? .refused,
-                                           "revocation check of \(leafName): " + failure.description))
+                                           "revocation check of \(leafName): " + failure.description + hint))
     }
 }
 
