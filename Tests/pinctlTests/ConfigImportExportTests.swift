@@ -155,6 +155,28 @@ import TestSupport
         }
     }
 
+    /// A bundle exported again with fewer certificates keeps none of the earlier ones: the app would load every `.cer`
+    /// left in it as a pin (#17).
+    @Test func aForcedExportOfFewerCertificatesLeavesNoneOfTheEarlierSet() throws {
+        try TemporaryDirectory.with { directory in
+            func app(_ pins: [String]) -> String {
+                "apps:\n  - name: ios\n    library: afnetworking\n    hosts: [api.example.com]\n"
+                    + "    policy: { mode: certificate, pins: [\(pins.map(LibraryCerts.path).joined(separator: ", "))] }\n"
+            }
+            let out = directory.path("Bundle")
+            let both = try directory.write("both.yaml", text: app(["intermediate-ca.pem", "root-ca.pem"]))
+            #expect(try PinctlProcess.run(["config", "export", "--config", both, "--app", "ios", "--to", "alamofire",
+                                           "--out", out]).status == 0)
+            try directory.write("Bundle/README.txt", text: "mine\n")
+            let rootOnly = try directory.write("root.yaml", text: app(["root-ca.pem"]))
+            let forced = try PinctlProcess.run(["config", "export", "--config", rootOnly, "--app", "ios", "--to",
+                                                "alamofire", "--out", out, "--force"])
+            #expect(forced.status == 0, "\(forced)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            #expect(names == ["00-libraries-root-ca.cer", "README.txt"])
+        }
+    }
+
     @Test func whatATargetCannotExpressIsRefusedUnlessLossyAndThenSaid() throws {
         try TemporaryDirectory.with { directory in
             let file = try directory.write("pinctl.yaml", text: """

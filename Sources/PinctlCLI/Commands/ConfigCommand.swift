@@ -189,7 +189,10 @@ struct ConfigExportCommand: ParsableCommand {
                     files.append(("DROPPED.txt", Array(("Written by pinctl config export; not expressible as a "
                         + "bundle, dropped:\n" + losses.items.map { "- \($0)\n" }.joined()).utf8)))
                 }
-                try OutputDirectory(path: out).write(files, force: force)
+                // Every `.cer` in a bundle is a pin the app loads: a certificate of an earlier export left beside the
+                // new set would stay trusted, so the export owns the set as extract does.
+                try OutputDirectory(path: out, owns: { ExtractCommand.owns($0) || $0 == "DROPPED.txt" })
+                    .write(files, force: force)
             }
         } catch {
             Terminal.error(error.description)
