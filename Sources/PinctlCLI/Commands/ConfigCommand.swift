@@ -9,8 +9,8 @@ struct ConfigCommand: ParsableCommand {
         commandName: "config",
         abstract: "Read and write the pinning configurations apps ship.",
         discussion: """
-            import turns a file an app ships (TrustKit's Info.plist, Android's network_security_config.xml, OkHttp's \\
-            CertificatePinner in Kotlin or Java, a .cer bundle) into an app entry for pinctl.yaml; export writes an \\
+            import turns a file an app ships (TrustKit's Info.plist, Android's network_security_config.xml, OkHttp's \
+            CertificatePinner in Kotlin or Java, a .cer bundle) into an app entry for pinctl.yaml; export writes an \
             app of pinctl.yaml in any library's native form, so one policy file feeds every platform.
             """,
         subcommands: [ConfigImportCommand.self, ConfigExportCommand.self]
@@ -27,7 +27,7 @@ struct ConfigImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Print the pinctl.yaml app entry for a configuration file an app ships.",
         discussion: """
-            The entry is indented as an item of the apps: list, to append to pinctl.yaml. TrustKit and OkHttp \\
+            The entry is indented as an item of the apps: list, to append to pinctl.yaml. TrustKit and OkHttp \
             configurations become inline policies; Android's XML and .cer bundles are referenced with config:.
 
             Examples:
@@ -107,10 +107,12 @@ struct ConfigExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write an app of pinctl.yaml in a library's native form.",
         discussion: """
-            Forms: trustkit plist (an Info.plist fragment, the default) or json; nsc xml; okhttp kotlin (the default), \\
-            java or text; afnetworking and alamofire bundle (a directory of .cer files, --out required). What the \\
-            target cannot express is refused, unless --lossy: then the output says what was dropped. Nothing is \\
-            overwritten without --force.
+            Forms: trustkit plist (an Info.plist fragment, the default) or json; nsc xml; okhttp kotlin (the default), \
+            java or text; afnetworking and alamofire bundle (a directory of .cer files, --out required). What the \
+            target cannot express is refused, unless --lossy: then the output says what was dropped. Nothing is \
+            overwritten without --force. A bundle owns its directory's NN-*.cer, pins.pin and DROPPED.txt: writing \
+            it again removes those it does not write (the app would load every .cer left there as a pin) and leaves \
+            other files alone.
 
             Examples:
               pinctl config export --config pinctl.yaml --app ios-trustkit --to nsc --out res/xml/nsc.xml

@@ -8,8 +8,8 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Which pin carries the load today, and what the next rotation does to each app.",
         discussion: """
-            For every app and host: which certificate of today's built chain each pin matches, the forecast for \\
-            four events (renew-leaf, rekey-leaf, new-intermediate, new-ca: survives, needs-backup or breaks), the \\
+            For every app and host: which certificate of today's built chain each pin matches, the forecast for \
+            four events (renew-leaf, rekey-leaf, new-intermediate, new-ca: survives, needs-backup or breaks), the \
             date the first break is due, and findings with what to do. Exit 1 on any error finding.
 
             Examples:
