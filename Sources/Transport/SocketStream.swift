@@ -75,18 +75,6 @@ package final class SocketStream {
         return take(count)
     }
 
-    /// Everything until the peer closes, at most `limit` bytes.
-    package func readToEnd(limit: Int) throws(Failure) -> [UInt8] {
-        while true {
-            guard pending.count <= limit else { throw .tooLong(limit: limit) }
-            do {
-                try fill()
-            } catch .closed {
-                return take(pending.count)
-            }
-        }
-    }
-
     /// Waits until something more than `pending` has arrived, or the peer closed: true when it did not close.
     package func waitForMore() throws(Failure) -> Bool {
         do {
