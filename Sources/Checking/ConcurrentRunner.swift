@@ -62,7 +62,9 @@ public enum ConcurrentRunner {
     }
 
     /// `count` jobs over indices, their results in index order; with one job, on the calling thread.
-    public static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result) -> [Result] {
+    public static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result)
+        -> [Result]
+    {
         guard count > 1, jobs > 1 else { return (0..<count).map(work) }
         let indices = IndexSource(count: count)
         var results: [Result] = []

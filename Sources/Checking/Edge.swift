@@ -3,16 +3,16 @@ import OpenSSLWrapper
 /// One way a client meets a target (`check --all-addresses --key-types --tls`): the address connected to, the key
 /// type of the certificate asked for, the TLS version offered; nil where the client did not choose.
 public struct Edge: Sendable, Equatable {
+    /// The address, numeric and without a port ("127.0.0.2", "2001:db8::7").
+    public var address: String?
+    public var keyType: CertificateKeyType?
+    public var version: TLSProtocolVersion?
+
     public init(address: String?, keyType: CertificateKeyType?, version: TLSProtocolVersion?) {
         self.address = address
         self.keyType = keyType
         self.version = version
     }
-
-    /// The address, numeric and without a port ("127.0.0.2", "2001:db8::7").
-    public var address: String?
-    public var keyType: CertificateKeyType?
-    public var version: TLSProtocolVersion?
 
     /// "RSA, TLS 1.2 on 127.0.0.2": what an error line and the report's header call the edge.
     public var label: String {

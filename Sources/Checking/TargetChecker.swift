@@ -116,7 +116,9 @@ public struct TargetChecker: Sendable {
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.
-    private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil) -> CheckOutcome {
+    private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil)
+        -> CheckOutcome
+    {
         let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
         let failures = judge.failures(target: target, domain: domain, code: error.kind.rawValue, message: message)
         return .failed(failures.map { failure in
