@@ -63,9 +63,12 @@ let package = Package(
             name: "PolicyEngine",
             dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", "CJansson", "CLibYAML"]
         ),
+        // The use cases every front end shares (check a target for these apps): values in, values out.
+        .target(name: "Checking", dependencies: ["PolicyEngine", "OpenSSLWrapper", "Transport"]),
         .target(
             name: "Exporter",
             dependencies: [
+                "Checking",
                 "PolicyEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -80,6 +83,7 @@ let package = Package(
         .target(
             name: "PinctlCLI",
             dependencies: [
+                "Checking",
                 "PolicyEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -21,6 +21,9 @@ public struct ExporterSettings: Sendable {
     public var fixedTime: Date?
     /// Certificates expiring within this many days are warned about (as `check --warn-days`).
     public var warnDays: Int
+    /// Where revocation fetches (Alamofire's revocation evaluator) may connect: public addresses only unless
+    /// `--revocation-allow-private`.
+    public var revocationAllowsPrivateAddresses = false
     /// The anchors standing for the system store, given the anchors a policy file names (`--ca-file` wins).
     public var trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
     /// The longest request target (path and query) accepted; longer ones get 414.

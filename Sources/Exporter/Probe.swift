@@ -1,3 +1,4 @@
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
@@ -5,8 +6,9 @@ import PolicyEngine
 /// One probe's result: when, what, how long, and either every app's verdict on the chain or why none was judged.
 struct ProbeResult: Sendable {
     enum Outcome: Sendable {
-        /// The chain the server presented (leaf first) and each app's evaluation of it.
-        case judged(presented: [X509Certificate], [PolicyFile.AppEvaluation])
+        /// The chain the server presented (leaf first; empty when no app's report survived), each app's report on
+        /// it, and the apps that could not get the revocation evidence they asked for (DESIGN §3: their error).
+        case judged(presented: [X509Certificate], [TargetReport], failures: [FailureReport])
         /// No verdict: a connection failure (DESIGN §2's codes: `timeout`, `not-tls`, …) or `uncovered`.
         case failed(code: String, message: String)
     }
@@ -19,8 +21,8 @@ struct ProbeResult: Sendable {
 
     /// Blackbox's `probe_success`: a chain was judged and every app trusts it.
     var succeeded: Bool {
-        guard case .judged(_, let evaluations) = outcome else { return false }
-        return evaluations.allSatisfy(\.evaluation.isTrusted)
+        guard case .judged(_, let reports, let failures) = outcome else { return false }
+        return failures.isEmpty && reports.allSatisfy(\.evaluation.isTrusted)
     }
 
     /// `trusted`, `rejected` or `error`, for the exporter's own counters and the status page.
@@ -30,41 +32,60 @@ struct ProbeResult: Sendable {
     }
 }
 
-/// Checks a target as `pinctl check --config` does: one handshake that verifies nothing, then the presented chain
-/// judged by every app covering the domain (or the one asked for), through `PolicyFile.evaluate`.
+/// Checks a target through the checking core, as `pinctl check --config` does: one handshake that verifies nothing,
+/// the presented chain judged by every app covering the domain (or the one asked for), then the revocation evidence
+/// each app asks for.
 enum Probe {
-    /// Blocks for up to `request.timeout` (resolution, connect and handshake) plus the judging: run it on a thread
-    /// of its own, never on an event loop.
+    /// Blocks for up to `request.timeout` (resolution, connect, handshake and revocation fetches) plus the judging:
+    /// run it on a thread of its own, never on an event loop.
     static func run(_ request: ProbeRequest, policy: LoadedPolicy, settings: ExporterSettings) -> ProbeResult {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
-        let outcome = judge(request, policy: policy, settings: settings)
+        let outcome = check(request, policy: policy, settings: settings)
         let elapsed = (clock.now - start).components
         return ProbeResult(target: request.target, domain: request.domain, startedAt: startedAt,
                            seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, outcome: outcome)
     }
 
-    private static func judge(_ request: ProbeRequest, policy: LoadedPolicy, settings: ExporterSettings)
+    private static func check(_ request: ProbeRequest, policy: LoadedPolicy, settings: ExporterSettings)
         -> ProbeResult.Outcome
     {
-        let apps = policy.file.apps(covering: request.domain).filter { request.app == nil || $0.name == request.app }
-        guard !apps.isEmpty else {
+        let context = EvaluationContext(platformAnchors: policy.store, time: settings.fixedTime ?? Date(),
+                                        warnDays: settings.warnDays)
+        let judge = Judge.file(policy.file, PolicyEvaluator(context: context), onlyApp: request.app)
+        // Nothing is connected to for a domain no app judges.
+        guard !judge.apps(covering: request.domain).isEmpty else {
             let message = request.app.map { "app \($0) does not cover \(request.domain)" }
                 ?? policy.file.uncoveredMessage(request.domain)
             return .failed(code: "uncovered", message: message)
         }
-        let handshake: TLSHandshakeResult
-        do {
-            let options = TLSConnectOptions(serverName: request.domain, timeout: request.timeout, family: .any)
-            handshake = try TLSClient.handshake(host: request.target.host, port: request.target.port, options: options)
-        } catch {
-            return .failed(code: error.kind.rawValue, message: error.message)
+        // No proxy from the environment: the exporter connects as it always has, straight to the target.
+        let connection = ConnectionSettings(servername: request.domain, timeout: request.timeout, family: .any,
+                                            environment: [:])
+        var checker = TargetChecker(connection: connection, edges: EdgeSettings(), judge: judge)
+        checker.revocationDestination = RevocationDestination(
+            allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses)
+        var reports: [TargetReport] = []
+        var failures: [FailureReport] = []
+        for outcome in checker.check(request.target) {
+            switch outcome {
+            case .judged(_, .reports(let judged), _):
+                reports += judged
+            case .judged(_, .uncovered(let message), _):
+                return .failed(code: "uncovered", message: message)
+            case .judged(_, .inputError(let message), _):
+                return .failed(code: "input", message: message)
+            case .failed(let failed, _):
+                failures += failed
+            }
         }
-        let context = EvaluationContext(platformAnchors: policy.store, time: settings.fixedTime ?? Date(),
-                                        warnDays: settings.warnDays)
-        let evaluations = PolicyFile.evaluate(apps, presented: handshake.presented, domain: request.domain,
-                                              evaluator: PolicyEvaluator(context: context))
-        return .judged(presented: handshake.presented, evaluations)
+        // No app judged the chain (no connection, or every app lacks its evidence): the probe's error, as `check`
+        // gives every app that error.
+        guard !reports.isEmpty else {
+            return .failed(code: failures.first?.code ?? "error", message: failures.first?.message ?? "no result")
+        }
+        let presented = reports.first.map { Array($0.evaluation.chain.prefix($0.evaluation.presentedCount)) } ?? []
+        return .judged(presented: presented, reports, failures: failures)
     }
 }

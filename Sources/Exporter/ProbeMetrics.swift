@@ -1,3 +1,4 @@
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
@@ -21,8 +22,8 @@ enum ProbeMetrics {
                 "pinctl_probe_error",
                 "1: no chain was judged, for the reason in code (timeout, not-tls, uncovered, …)."
             ), labels: [("code", code)]).set(1.0)
-        case .judged(let presented, let evaluations):
-            breaksOn(evaluations, domain: result.domain, registry: registry)
+        case .judged(let presented, let reports, let failures):
+            breaksOn(reports, domain: result.domain, registry: registry)
             if let earliest = presented.map(\.notAfter).min() {
                 registry.makeGauge(descriptor: descriptor(
                     "probe_ssl_earliest_cert_expiry", "The earliest notAfter of the presented chain, in Unix seconds."
@@ -35,15 +36,19 @@ enum ProbeMetrics {
                 ), labels: [("position", String(position)), ("subject", certificate.subject)])
                 .set(certificate.notAfter.timeIntervalSince1970)
             }
-            for judged in evaluations {
-                let trusted = judged.evaluation.isTrusted
+            let verdicts = reports.map { (app: $0.app?.name ?? "", trusted: $0.evaluation.isTrusted,
+                                          reason: reason($0.evaluation)) }
+                // An app that could not get the evidence it asked for: no verdict, its error's code as the reason.
+                + failures.map { (app: $0.app?.name ?? "", trusted: false, reason: $0.code) }
+            for verdict in verdicts {
                 registry.makeGauge(descriptor: descriptor(
                     "pinctl_probe_success", "1 when the app trusts the chain, else 0."
-                ), labels: [("app", judged.app.name)]).set(trusted ? 1.0 : 0.0)
+                ), labels: [("app", verdict.app)]).set(verdict.trusted ? 1.0 : 0.0)
                 registry.makeGauge(descriptor: descriptor(
                     "pinctl_verdict",
-                    "The app's verdict (1 trusted, 0 rejected); reason: the rejection's code, or the trust's basis."
-                ), labels: [("app", judged.app.name), ("reason", reason(judged.evaluation))]).set(trusted ? 1.0 : 0.0)
+                    "The app's verdict (1 trusted, 0 rejected or error); reason: the rejection's code, the trust's "
+                        + "basis, or the code of the error that left the app without a verdict (refused, timeout, …)."
+                ), labels: [("app", verdict.app), ("reason", verdict.reason)]).set(verdict.trusted ? 1.0 : 0.0)
             }
         }
         return registry.emitToBuffer()
@@ -51,16 +56,15 @@ enum ProbeMetrics {
 
     /// DESIGN §11's `pinctl_policy_breaks_on_seconds{app}`: when the first rotation that breaks the app is due, from
     /// the forecast `pinctl lint` makes on the same chain; no sample for an app that no rotation breaks.
-    private static func breaksOn(_ evaluations: [PolicyFile.AppEvaluation], domain: String,
-                                 registry: PrometheusCollectorRegistry) {
-        for judged in evaluations {
-            let forecast = RotationForecast(pins: judged.app.policy.appliedPins(for: domain),
-                                            builtChain: judged.evaluation.builtChain)
+    private static func breaksOn(_ reports: [TargetReport], domain: String, registry: PrometheusCollectorRegistry) {
+        for report in reports {
+            let forecast = RotationForecast(pins: report.policy.appliedPins(for: domain),
+                                            builtChain: report.evaluation.builtChain)
             guard let date = forecast.breaksOn else { continue }
             registry.makeGauge(descriptor: descriptor(
                 "pinctl_policy_breaks_on_seconds",
                 "When the first rotation that breaks the app is due (pinctl lint's breaksOn), in Unix seconds."
-            ), labels: [("app", judged.app.name)]).set(date.timeIntervalSince1970)
+            ), labels: [("app", report.app?.name ?? "")]).set(date.timeIntervalSince1970)
         }
     }
 

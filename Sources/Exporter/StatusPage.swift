@@ -1,3 +1,4 @@
+import Checking
 import FoundationEssentials
 import PolicyEngine
 
@@ -55,12 +56,12 @@ enum StatusPage {
         switch probe.outcome {
         case .failed(let code, let message):
             return "\(code): \(message)"
-        case .judged(_, let evaluations):
-            return evaluations.map { judged in
-                judged.evaluation.isTrusted
-                    ? "\(judged.app.name) trusted"
-                    : "\(judged.app.name) rejected (\(ProbeMetrics.reason(judged.evaluation)))"
-            }.joined(separator: ", ")
+        case .judged(_, let reports, let failures):
+            return (reports.map { report in
+                let name = report.app?.name ?? report.target
+                return report.evaluation.isTrusted
+                    ? "\(name) trusted" : "\(name) rejected (\(ProbeMetrics.reason(report.evaluation)))"
+            } + failures.map { "\($0.app?.name ?? "?") error (\($0.code))" }).joined(separator: ", ")
         }
     }
 

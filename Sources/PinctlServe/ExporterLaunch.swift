@@ -17,12 +17,19 @@ enum ExporterLaunch {
         if request.allowAnyTarget {
             logger.warning("--allow-any-target: whoever reaches this exporter can make it connect to any host and port")
         }
+        if request.revocationAllowPrivate {
+            logger.warning("""
+                --revocation-allow-private: a probed server's certificate can make this exporter send OCSP and CRL \
+                requests to hosts inside its network
+                """)
+        }
         var settings = ExporterSettings(
             configPath: request.configPath, host: request.host, port: request.port,
             allowAnyTarget: request.allowAnyTarget, maxProbes: request.maxProbes, timeout: request.timeout,
             fixedTime: request.fixedTime, warnDays: request.warnDays, trustStore: request.trustStore)
         settings.headerTimeout = request.headerTimeout
         settings.maxConnectionsPerAddress = request.maxConnectionsPerAddress
+        settings.revocationAllowsPrivateAddresses = request.revocationAllowPrivate
         let outcome = wait { [settings] () async throws(Exporter.StartError) in try await Exporter.run(settings, logger: logger) }
         guard case .failure(let error) = outcome else { return nil }
         return error.description

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import Glibc
 import OpenSSLWrapper
@@ -92,8 +93,10 @@ struct CheckCommand: ParsableCommand {
         // Only the summary of a policy-file run outlives a target: it names the targets each app breaks on.
         var summary = BreakageSummary()
         var status = ExitStatus.trusted
-        let checker = TargetChecker(connection: connection, edges: edges, judge: judge,
-                                    revocation: revocation.revocation, revocationDestination: revocation.destination)
+        var configured = TargetChecker(connection: connection.settings, edges: edges.settings, judge: judge)
+        configured.revocation = revocation.revocation
+        configured.revocationDestination = revocation.destination
+        let checker = configured
         ConcurrentRunner.run(jobs: fittedJobs, next: source.next, work: { input in
             switch input {
             case .target(let target):
@@ -137,13 +140,7 @@ struct CheckCommand: ParsableCommand {
     }
 }
 
-/// One target's (or one edge's) result: the reports of the policies that judged its chain, or why none could.
-enum CheckOutcome: Sendable {
-    case judged(target: String, Judge.Judgement, edge: Edge? = nil)
-    /// No evaluation: one failure per app the target was for (or one), `input` when the target cannot be checked
-    /// as given (a proxy setting that cannot be used).
-    case failed([FailureReport], edge: Edge? = nil)
-
+extension CheckOutcome {
     func emit(with reporter: Reporter) -> ExitStatus {
         switch self {
         case .judged(let target, let judgement, _):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine

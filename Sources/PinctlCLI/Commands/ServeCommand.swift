@@ -38,6 +38,16 @@ struct ServeCommand: ParsableCommand {
         discussion: "Warning: anyone who can reach the exporter can then make it connect anywhere (SSRF)."))
     var allowAnyTarget = false
 
+    // As `check --revocation-allow-private`, and only on the command line for the same reason: the policy file may
+    // come from the repository being checked.
+    @Flag(help: ArgumentHelp(
+        "Let OCSP and CRL fetches (Alamofire's revocation evaluator) connect to loopback, private, link-local, CGNAT, "
+            + "multicast and other non-public addresses.",
+        discussion: "Warning: the URL comes from the probed server's certificate, so the server then chooses a host "
+            + "inside your network for the exporter to send a request to. Without it such a fetch is refused and the "
+            + "app that asked for it gets the error."))
+    var revocationAllowPrivate = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Probes that may run at once; more are answered 503.", valueName: "n"))
     var maxProbes: Int = 64
@@ -97,7 +107,8 @@ struct ServeCommand: ParsableCommand {
             configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
             maxProbes: maxProbes, timeout: timeout, headerTimeout: headerTimeout,
             maxConnectionsPerAddress: maxConnectionsPerAddress, fixedTime: anchors.at == nil ? nil : anchors.time,
-            warnDays: warnDays, logLevel: Logger.Level(rawValue: logLevel) ?? .info,
+            warnDays: warnDays, revocationAllowPrivate: revocationAllowPrivate,
+            logLevel: Logger.Level(rawValue: logLevel) ?? .info,
             trustStore: { caFiles, caPaths in try anchors.trustStore(fallback: (caFiles, caPaths)) })
         if let failure = serve(request) {
             Terminal.printError("pinctl serve: \(failure)")
@@ -126,6 +137,8 @@ package struct ServeRequest: Sendable {
     package let maxConnectionsPerAddress: Int
     package let fixedTime: Date?
     package let warnDays: Int
+    /// `--revocation-allow-private`.
+    package let revocationAllowPrivate: Bool
     package let logLevel: Logger.Level
     package let trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
@@ -44,9 +45,6 @@ struct ConnectionOptions: ParsableArguments {
         _ = try resolved()
         if let proxy, !proxy.isEmpty { _ = try ProxyServer(parsing: proxy, origin: "--proxy") }
     }
-
-    /// The domain a target is checked against: `--servername`, or the target's host.
-    func domain(for target: Target) -> String { servername ?? target.host }
 
     /// Connects and returns what the server presented; failures carry DESIGN §2's error codes, and a proxy setting
     /// that cannot be used is an input error.

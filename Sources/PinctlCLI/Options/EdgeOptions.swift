@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import OpenSSLWrapper
 
 /// The edges a target is split into (`check`): every address, every key type, every TLS version, each judged on
@@ -23,6 +24,11 @@ struct EdgeOptions: ParsableArguments {
 
     /// Whether a target becomes several edges (and each result names its edge).
     var splitsTargets: Bool { allAddresses || !keyTypeLists.isEmpty || !versionLists.isEmpty }
+
+    /// The edges as the checking core takes them (`validate()` has checked both lists).
+    var settings: EdgeSettings {
+        EdgeSettings(allAddresses: allAddresses, keyTypes: (try? keyTypes()) ?? [], versions: (try? versions()) ?? [])
+    }
 
     /// `--key-types`, in the order given, each once; empty when not given.
     func keyTypes() throws(ValidationError) -> [CertificateKeyType] {

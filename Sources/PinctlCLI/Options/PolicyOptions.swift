@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
@@ -146,20 +147,5 @@ struct PolicyOptions: ParsableArguments {
 
     private func inlinePinSource(_ index: Int) -> PinSource {
         PinSource(.argument(name: "--pin", index: inlinePins.count == 1 ? nil : index + 1))
-    }
-}
-
-/// What judging chains needs, built once from the command line: the evaluator, the policy for a domain (some
-/// libraries' policies name the host they pin) and the warnings the command line itself gives rise to.
-struct PolicySetup: Sendable {
-    let evaluator: PolicyEvaluator
-    let warnings: [String]
-    let policy: @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy
-
-    init(evaluator: PolicyEvaluator, warnings: [String],
-         policy: @escaping @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy) {
-        self.evaluator = evaluator
-        self.warnings = warnings
-        self.policy = policy
     }
 }

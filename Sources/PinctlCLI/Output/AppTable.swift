@@ -1,3 +1,4 @@
+import Checking
 import PolicyEngine
 
 /// The apps of a policy file judging one chain, a row each: name, library, versions, verdict and why; under each

@@ -1,3 +1,4 @@
+import Checking
 import PolicyEngine
 
 /// Which apps of a policy file a run found broken, and which pass: the one line a CI log is read for.

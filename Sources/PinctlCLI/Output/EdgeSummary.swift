@@ -1,3 +1,4 @@
+import Checking
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -9,7 +10,7 @@ struct EdgeSummary {
         let edge: Edge
         /// What the server presented, leaf first; nil when the edge failed.
         let chain: [X509Certificate]?
-        let trusted: Bool
+        var trusted: Bool
         let failure: String?
     }
 
@@ -18,7 +19,7 @@ struct EdgeSummary {
 
     init(_ outcomes: [CheckOutcome]) {
         var target = ""
-        entries = outcomes.compactMap { outcome -> Entry? in
+        let found = outcomes.compactMap { outcome -> Entry? in
             switch outcome {
             case .judged(let name, .reports(let reports), let edge?):
                 target = name
@@ -32,6 +33,17 @@ struct EdgeSummary {
                 return nil
             }
         }
+        // An edge whose chain some apps judged while others could not get the evidence they asked for is one edge,
+        // its chain known, not trusted by all.
+        var merged: [Entry] = []
+        for entry in found {
+            guard let index = merged.firstIndex(where: { $0.edge == entry.edge }) else {
+                merged.append(entry)
+                continue
+            }
+            merged[index].trusted = false
+        }
+        entries = merged
         self.target = target
     }
 

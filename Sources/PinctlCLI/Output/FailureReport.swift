@@ -1,33 +1,8 @@
+import Checking
 import FoundationEssentials
 import PolicyEngine
 
-/// When no evaluation could happen: DESIGN §5's `error` verdict, with the same identifying fields as a judged one.
-struct FailureReport: Sendable {
-    /// nil when the command line itself was wrong (no target to name).
-    let target: String?
-    let domain: String?
-    let time: Date?
-    let app: AppIdentity?
-    let library: Library?
-    let policy: [(String, SummaryValue)]?
-    /// `input` (exit 2), or a connection failure's kind (`dns`, `refused`, … exit 3).
-    let code: String
-    let message: String
-    /// The edge that failed, when `check` split the target into edges.
-    var edge: Edge?
-
-    init(target: String?, domain: String? = nil, time: Date? = nil, app: AppIdentity? = nil, policy: (any TrustPolicy)? = nil,
-         code: String, message: String) {
-        self.target = target
-        self.domain = domain
-        self.time = time
-        self.app = app
-        library = policy?.library
-        self.policy = policy?.summary
-        self.code = code
-        self.message = message
-    }
-
+extension FailureReport {
     var status: ExitStatus { code == "input" ? .inputError : .connectionFailure }
 
     var json: JSONValue {
@@ -47,10 +22,4 @@ struct FailureReport: Sendable {
             ("reason", .object([("code", .string(code)), ("message", .string(message))])),
         ] + (edge.map { [("edge", $0.json)] } ?? []))
     }
-}
-
-/// One line of a run's results, judged or not: what every output format is a view of.
-enum ResultItem: Sendable {
-    case judged(TargetReport)
-    case failed(FailureReport)
 }

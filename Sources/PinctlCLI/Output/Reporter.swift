@@ -1,3 +1,4 @@
+import Checking
 import FoundationEssentials
 import Glibc
 import OpenSSLWrapper

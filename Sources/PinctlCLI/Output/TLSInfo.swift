@@ -1,20 +1,6 @@
-import OpenSSLWrapper
+import Checking
 
-/// The negotiated TLS parameters of a live check, and whether the server asked for a client certificate.
-struct TLSInfo: Sendable {
-    let version: String
-    let cipher: String
-    let clientCertificateRequested: Bool
-    /// Why the handshake did not complete (the server asked for a client certificate and ended it); nil if it did.
-    let handshakeError: String?
-
-    init(_ result: TLSHandshakeResult) {
-        version = result.protocolVersion
-        cipher = result.cipher
-        clientCertificateRequested = result.clientCertificateRequested
-        handshakeError = result.handshakeFailure?.message
-    }
-
+extension TLSInfo {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .string(version)), ("cipher", .string(cipher)),
@@ -23,16 +9,5 @@ struct TLSInfo: Sendable {
         ]
         if let handshakeError { members.append(("handshakeError", .string(handshakeError))) }
         return .object(members)
-    }
-
-    /// The line that explains a client-certificate request, for the text outputs; nil when there was none.
-    var clientCertificateNote: String? {
-        guard clientCertificateRequested else { return nil }
-        let asked = "the server asked for a client certificate; pinctl sent none"
-        guard let handshakeError else {
-            // In TLS 1.3 a server that requires one objects only after the client's side is done.
-            return asked + " and completed its side of the handshake"
-        }
-        return asked + " and the handshake did not complete (\(handshakeError)), after the server had sent its chain"
     }
 }

@@ -1,38 +1,9 @@
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
 
-/// The app of a policy file a result is for, and where the file writes it.
-struct AppIdentity: Sendable {
-    let name: String
-    let versions: [String]
-    let file: String
-    let line: Int?
-
-    init(_ app: PolicyFile.App) {
-        name = app.name
-        versions = app.versions
-        file = app.file
-        line = app.line
-    }
-}
-
-/// Everything printed about one (target, policy) pair: what was evaluated, how, and the outcome.
-struct TargetReport: Sendable {
-    let target: String
-    let domain: String?
-    let policy: any TrustPolicy
-    let evaluation: Evaluation
-    /// Warnings from the command line (ignored hash pins, …) before the engine's own.
-    let extraWarnings: [String]
-    let tls: TLSInfo?
-    /// The app of a policy file; nil for a policy given by flags.
-    var app: AppIdentity? = nil
-    /// The edge the chain came from, when `check` split the target into edges.
-    var edge: Edge? = nil
-
-    var warnings: [String] { extraWarnings + evaluation.warnings }
-
+extension TargetReport {
     /// A contradiction is a configuration error (exit 2), yet DESIGN §2 gives it the verdict "rejected".
     var verdictWord: String { evaluation.isTrusted ? "trusted" : "rejected" }
 

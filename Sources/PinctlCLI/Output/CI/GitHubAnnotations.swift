@@ -1,3 +1,4 @@
+import Checking
 import PolicyEngine
 
 /// GitHub Actions' workflow commands (`::error file=…,line=…,title=…::message`), printed on stdout in text mode when

@@ -1,3 +1,4 @@
+import Checking
 import PolicyEngine
 
 /// SARIF 2.1.0: one result per rejection (and per target that could not be evaluated), its rule the reason code, its

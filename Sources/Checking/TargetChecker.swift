@@ -1,22 +1,31 @@
 import OpenSSLWrapper
 import PolicyEngine
+import Transport
 
-/// Checks one target: splits it into its edges, connects to each (at once, all within the target's one
-/// `--timeout`), and judges each presented chain.
-struct TargetChecker: Sendable {
-    let connection: ConnectionOptions
-    let edges: EdgeOptions
-    let judge: Judge
-    /// `--revocation`: how a trusted chain's leaf is checked.
-    var revocation: RevocationMode = .none
+/// Checks one target: splits it into its edges, connects to each (at once, all within the target's one timeout),
+/// judges each presented chain, and gathers and applies the revocation evidence each trusted report asks for.
+/// `check` and `serve`'s `/probe` both check through here, so they cannot disagree.
+public struct TargetChecker: Sendable {
+    public let connection: ConnectionSettings
+    public let edges: EdgeSettings
+    public let judge: Judge
+    /// `--revocation`: how every trusted chain's leaf is checked; `.none` leaves it to each library.
+    public var revocation: RevocationMode = .none
     /// Where revocation fetches may connect (`--revocation-allow-private`).
-    var revocationDestination = RevocationDestination(allowsPrivateAddresses: false)
+    package var revocationDestination = RevocationDestination(allowsPrivateAddresses: false)
 
     /// Edges of one target checked at once; more wait for a free slot.
-    static let parallelEdges = 16
+    public static let parallelEdges = 16
 
-    /// One outcome per edge, in the order address × key type × version.
-    func check(_ target: Target) -> [CheckOutcome] {
+    public init(connection: ConnectionSettings, edges: EdgeSettings, judge: Judge) {
+        self.connection = connection
+        self.edges = edges
+        self.judge = judge
+    }
+
+    /// The outcomes of every edge, in the order address × key type × version: one an edge, or two when evidence
+    /// some apps asked for could not be had (the other apps' reports, then those apps' errors).
+    public func check(_ target: Target) -> [CheckOutcome] {
         let name = target.description
         let domain = connection.domain(for: target)
         let deadline = Deadline(seconds: connection.timeout)
@@ -49,28 +58,34 @@ struct TargetChecker: Sendable {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
                                                  deadline: deadline)
             } catch {
-                return failed(name, domain: domain, error, edge: split ? edge : nil)
+                return [failed(name, domain: domain, error, edge: split ? edge : nil)]
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
-            var judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
-            if case .reports(let reports) = judgement {
-                switch checkRevocation(reports, result, deadline: deadline) {
-                case .success(let checked): judgement = .reports(checked)
-                case .failure(let error): return failed(name, domain: domain, error, edge: split ? edge : nil)
-                }
+            let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
+            guard case .reports(let reports) = judgement else {
+                return [.judged(target: name, judgement, edge: split ? edge : nil)]
             }
-            return .judged(target: name, split ? judgement.on(edge) : judgement, edge: split ? edge : nil)
-        })
+            let checked = checkRevocation(reports, result, edge: split ? edge : nil, deadline: deadline)
+            let judged = Judge.Judgement.reports(checked.reports)
+            var outcomes: [CheckOutcome] = []
+            if !checked.reports.isEmpty || checked.failures.isEmpty {
+                outcomes.append(.judged(target: name, split ? judged.on(edge) : judged, edge: split ? edge : nil))
+            }
+            if !checked.failures.isEmpty { outcomes.append(.failed(checked.failures, edge: split ? edge : nil)) }
+            return outcomes
+        }).flatMap { $0 }
     }
 
     /// Each trusted report with the revocation check it needs: `--revocation`'s, else the one its library asked for
     /// (Alamofire's revocation evaluator). Nothing is fetched for a chain no policy trusts, and each kind of evidence
-    /// once per edge.
-    private func checkRevocation(_ reports: [TargetReport], _ result: TLSHandshakeResult, deadline: Deadline)
-        -> Result<[TargetReport], TLSConnectionError>
+    /// once per edge. Evidence that cannot be had is the error of the apps that asked for it (DESIGN §3); the others
+    /// keep their reports.
+    private func checkRevocation(_ reports: [TargetReport], _ result: TLSHandshakeResult, edge: Edge?,
+                                 deadline: Deadline) -> (reports: [TargetReport], failures: [FailureReport])
     {
-        var gathered: [RevocationMode: RevocationEvidence] = [:]
+        var gathered: [RevocationMode: Result<RevocationEvidence, TLSConnectionError>] = [:]
         var checked: [TargetReport] = []
+        var failures: [FailureReport] = []
         for report in reports {
             let request = revocation != .none
                 ? RevocationRequest(mode: revocation, requiresPositiveResponse: false)
@@ -79,28 +94,31 @@ struct TargetChecker: Sendable {
                 checked.append(report)
                 continue
             }
-            var evidence: RevocationEvidence
-            if let known = gathered[request.mode] {
-                evidence = known
-            } else {
-                switch RevocationGathering.evidence(
-                    request.mode, presented: result.presented, staple: result.stapledOCSPResponse,
-                    proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
-                    deadline: deadline)
-                {
-                case .success(let found): evidence = found
-                case .failure(let error): return .failure(error)
-                }
-                gathered[request.mode] = evidence
+            let found = gathered[request.mode] ?? RevocationGathering.evidence(
+                request.mode, presented: result.presented, staple: result.stapledOCSPResponse,
+                proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
+                deadline: deadline)
+            gathered[request.mode] = found
+            switch found {
+            case .success(var evidence):
+                evidence.requiresPositiveResponse = request.requiresPositiveResponse
+                checked.append(report.applying(evidence))
+            case .failure(let error):
+                var failure = FailureReport(
+                    target: report.target, domain: report.domain, time: judge.time, app: report.app,
+                    policy: report.policy, code: error.kind.rawValue,
+                    message: edge.map { "edge \($0.label): " + error.message } ?? error.message)
+                failure.edge = edge
+                failures.append(failure)
             }
-            evidence.requiresPositiveResponse = request.requiresPositiveResponse
-            checked.append(report.applying(evidence))
         }
-        return .success(checked)
+        return (checked, failures)
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.
-    private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil) -> CheckOutcome {
+    private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil)
+        -> CheckOutcome
+    {
         let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
         let failures = judge.failures(target: target, domain: domain, code: error.kind.rawValue, message: message)
         return .failed(failures.map { failure in
@@ -110,7 +128,7 @@ struct TargetChecker: Sendable {
         }, edge: edge)
     }
 
-    /// The edges of a target: every address (`--all-addresses`: `--resolve`'s, else DNS's, within the deadline)
+    /// The edges of a target: every address (all addresses: the pinned ones, else DNS's, within the deadline)
     /// × every key type × every version; one edge with nothing chosen when the target is not split.
     private func plan(_ target: Target, route: Route, deadline: Deadline) throws(TLSConnectionError) -> [Edge] {
         var addresses: [String?] = [nil]
@@ -122,9 +140,8 @@ struct TargetChecker: Sendable {
             }
             addresses = found.map(\.host)
         }
-        // validate() has checked both lists.
-        let keyTypes: [CertificateKeyType?] = (try? edges.keyTypes()).flatMap { $0.isEmpty ? nil : $0 } ?? [nil]
-        let versions: [TLSProtocolVersion?] = (try? edges.versions()).flatMap { $0.isEmpty ? nil : $0 } ?? [nil]
+        let keyTypes: [CertificateKeyType?] = edges.keyTypes.isEmpty ? [nil] : edges.keyTypes
+        let versions: [TLSProtocolVersion?] = edges.versions.isEmpty ? [nil] : edges.versions
         return addresses.flatMap { address in
             keyTypes.flatMap { keyType in versions.map { Edge(address: address, keyType: keyType, version: $0) } }
         }

@@ -1,5 +1,6 @@
 import OpenSSLWrapper
 import PolicyEngine
+import Transport
 
 /// Obtains what a revocation check needs, for the engine to judge: the staple the handshake brought, or an OCSP
 /// response or CRL fetched from the URL the leaf names. Only a network failure is an error (exit 3, its own code);
@@ -67,7 +68,7 @@ enum RevocationGathering {
 
 extension TargetReport {
     /// The same report with revocation evidence judged into its evaluation.
-    func applying(_ evidence: RevocationEvidence) -> TargetReport {
+    public func applying(_ evidence: RevocationEvidence) -> TargetReport {
         var report = TargetReport(target: target, domain: domain, policy: policy,
                                   evaluation: RevocationCheck.apply(evidence, to: evaluation),
                                   extraWarnings: extraWarnings, tls: tls, app: app)

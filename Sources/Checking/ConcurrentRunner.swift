@@ -9,26 +9,26 @@ import Transport
 /// Memory stays bounded by the window, not by the input: at most `window` items are taken and not yet handed on, a
 /// result is dropped once `inOrder` has it, and the input is pulled only as slots free up (a list read from a pipe
 /// is never read ahead of the work).
-enum ConcurrentRunner {
+public enum ConcurrentRunner {
     /// Items `run` may have taken beyond the last one handed on, per thread. A silent item at the head holds back
     /// everything behind it until its timeout, and once the window is full the other threads idle too: with 2 per
     /// thread, 300 targets of which 50 were silent at --timeout 2 took a timeout per window (10 s at --jobs 32, 4 s
     /// at 128); with 8, the threads keep working behind the silent ones, at the cost of the results held meanwhile.
-    static let windowPerJob = 8
+    public static let windowPerJob = 8
 
     /// Threads that work at once while none waits. Each handshake under way costs about 90 KB; against fast servers
     /// (1,000 loopback targets) 16 threads go as fast as 128 in 31 MiB instead of 42.
-    static let workingThreads = 16
+    public static let workingThreads = 16
 
     /// An item that has run this long is waiting (on a slow or silent server), not working: another thread starts
     /// beside it, up to `jobs`, so a silent target costs one thread's wait, not the run's.
-    static let waitingAfter = Duration.milliseconds(100)
+    public static let waitingAfter = Duration.milliseconds(100)
 
     /// `next` is called on one thread at a time, never again once it has returned nil.
     ///
     /// Returns only once every worker thread has ended. OpenSSL frees a thread's own state (its random generators,
     /// its error queue) as the thread ends; a process that exits while a worker is still ending leaks that state.
-    static func run<Item: Sendable, Result: Sendable>(
+    public static func run<Item: Sendable, Result: Sendable>(
         jobs: Int, next: @escaping @Sendable () -> Item?, work: @escaping @Sendable (Item) -> Result,
         inOrder: (Int, Result) -> Void
     ) {
@@ -62,7 +62,9 @@ enum ConcurrentRunner {
     }
 
     /// `count` jobs over indices, their results in index order; with one job, on the calling thread.
-    static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result) -> [Result] {
+    public static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result)
+        -> [Result]
+    {
         guard count > 1, jobs > 1 else { return (0..<count).map(work) }
         let indices = IndexSource(count: count)
         var results: [Result] = []
