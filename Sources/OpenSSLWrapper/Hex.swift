@@ -10,4 +10,11 @@ public enum Hex {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// `value` in upper-case hexadecimal, zero-padded to at least `digits` digits (`1B`, `001B`): how escapes and
+    /// `U+` names write a character.
+    public static func number(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
 }

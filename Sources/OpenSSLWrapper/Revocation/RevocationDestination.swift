@@ -25,9 +25,8 @@ package struct RevocationDestination: Sendable {
         case 0x80...: "a byte that is not ASCII"
         default: "a control character"
         }
-        let hex = (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
         let offset = url.utf8.distance(from: url.utf8.startIndex, to: index)
-        return "it holds \(name) (0x\(hex)) at byte \(offset), which no request line may carry"
+        return "it holds \(name) (0x\(Hex.number(UInt32(byte), digits: 2))) at byte \(offset), which no request line may carry"
     }
 
     /// The non-public range `address` is in when a connection to it is refused ("a loopback address

@@ -20,25 +20,20 @@ public enum Terminal {
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
             if let byte = PathBytes.escapedByte(scalar) {
-                result += "\\x" + hex(UInt32(byte), digits: 2)
+                result += "\\x" + Hex.number(UInt32(byte), digits: 2)
                 continue
             }
             switch scalar.value {
             case 0x0A: result += "\\n"
             case 0x0D: result += "\\r"
             case 0x09: result += "\\t"
-            case 0x00...0x1F, 0x7F: result += "\\x" + hex(scalar.value, digits: 2)
+            case 0x00...0x1F, 0x7F: result += "\\x" + Hex.number(scalar.value, digits: 2)
             case 0x80...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                result += "\\u{" + hex(scalar.value, digits: 1) + "}"
+                result += "\\u{" + Hex.number(scalar.value, digits: 1) + "}"
             default: result.unicodeScalars.append(scalar)
             }
         }
         return RunnerCommands.neutralised(result, hash: "\\x23", colon: "\\x3A")
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// Writes `message` to stderr as it is: callers pass text they made safe.

@@ -1,3 +1,5 @@
+import OpenSSLWrapper
+
 /// The one rule for text pinctl writes into Java or Kotlin source: string literals and comment text. Every writer of
 /// Java or Kotlin goes through it, whatever the text is (a pattern, a pin, a domain name from another library's file).
 ///
@@ -49,7 +51,7 @@ public enum JavaSourceText {
             } else if scalar.properties.isWhitespace {
                 out += " "
             } else if scalar.value < 0x20 || scalar.value >= 0x7F {
-                out += "<U+" + hex(scalar.value, width: 4) + ">"
+                out += "<U+" + Hex.number(scalar.value, digits: 4) + ">"
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -60,16 +62,11 @@ public enum JavaSourceText {
 
     /// `\uXXXX`, twice (a surrogate pair) above U+FFFF.
     private static func utf16Escapes(_ scalar: Unicode.Scalar) -> String {
-        String(scalar).utf16.map { "\\u" + hex(UInt32($0), width: 4) }.joined()
+        String(scalar).utf16.map { "\\u" + Hex.number(UInt32($0), digits: 4) }.joined()
     }
 
     private static func octal(_ value: UInt32) -> String {
         let digits = String(value, radix: 8)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
-    }
-
-    private static func hex(_ value: UInt32, width: Int) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
