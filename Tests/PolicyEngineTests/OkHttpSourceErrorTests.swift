@@ -159,6 +159,19 @@ struct OkHttpSourceErrorTests {
         }
     }
 
+    /// A NUL is refused in a source as in every text pinctl reads, even inside a comment, where it changes no `add`.
+    @Test(arguments: ["P.kt", "P.java"])
+    func aSourceHoldingANulByteIsRefusedAtItsLine(_ file: String) throws {
+        do {
+            let (policy, _, _) = try readOkHttpSource(file, "CertificatePinner p = new CertificatePinner.Builder()\n"
+                + "  // a\u{0}b\n  .add(\"a.example.com\", \"\(okA)\");\n")
+            Issue.record("read as \(policy.entryTexts)")
+        } catch let error as ConfigurationError {
+            #expect(error.line == 2, "\(error)")
+            #expect(error.message == "holds a NUL byte: not a text file", "\(error)")
+        }
+    }
+
     @Test func aTextListWithoutPatternsIsRefused() throws {
         do {
             _ = try readOkHttpSource("pins.txt", "# nothing yet\n\n")

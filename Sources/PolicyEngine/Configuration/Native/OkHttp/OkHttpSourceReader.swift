@@ -38,6 +38,11 @@ public enum OkHttpSourceReader {
     static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
         -> (additions: [Addition], notes: [String])
     {
+        // As every reader of text: a file holding a NUL (`config:` may name any file) is no source, and none of it
+        // is read or quoted.
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw ConfigurationError(file: path, line: line, message: UntrustedText.nulByteReason)
+        }
         let escapes: JavaUnicodeEscapes?
         do {
             escapes = language == .java ? try JavaUnicodeEscapes.translate(bytes) : nil
