@@ -194,16 +194,16 @@ private struct Composer {
             guard let (node, size) = anchors[event.text] else {
                 throw .syntax(context: nil, problem: "found undefined alias", mark: event.mark)
             }
-            try count(size, written: 1, at: event.mark)
+            try count(size, at: event.mark)
             return (node, size)
         case YAML_SCALAR_EVENT:
-            try count(1, written: 1, at: event.mark)
+            try count(1, at: event.mark)
             let node = YAMLNode.scalar(event.text, event.mark)
             if let anchor = event.anchor { anchors[anchor] = (node, 1) }
             return (node, 1)
         case YAML_SEQUENCE_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
-            try count(1, written: 1, at: event.mark)
+            try count(1, at: event.mark)
             var elements: [YAMLNode] = []
             var size = 1
             var next = try events.next()
@@ -218,7 +218,7 @@ private struct Composer {
             return (node, size)
         case YAML_MAPPING_START_EVENT:
             guard depth <= YAMLDocument.maximumDepth else { throw .tooDeep(mark: event.mark) }
-            try count(1, written: 1, at: event.mark)
+            try count(1, at: event.mark)
             var members: [(key: YAMLNode, value: YAMLNode)] = []
             var keys: [Event] = []
             var size = 1
@@ -241,11 +241,12 @@ private struct Composer {
         }
     }
 
-    private mutating func count(_ nodes: Int, written: Int, at mark: YAMLMark) throws(YAMLParseError) {
+    /// Counts one node as written, standing for `nodes` once expanded (more for an alias).
+    private mutating func count(_ nodes: Int, at mark: YAMLMark) throws(YAMLParseError) {
         expanded += nodes
-        self.written += written
+        written += 1
         guard expanded <= YAMLDocument.maximumExpansion else {
-            throw .tooManyNodes(mark: mark, byAliases: self.written <= YAMLDocument.maximumExpansion)
+            throw .tooManyNodes(mark: mark, byAliases: written <= YAMLDocument.maximumExpansion)
         }
     }
 }
