@@ -122,11 +122,14 @@ public enum XMLDocumentWriter {
     /// A comment may hold no "--" and may not end with "-" (XML 1.0 §2.5): libxml2 writes it verbatim, and a name
     /// such as `xn--bcher-kva.com` would make the document unreadable.
     static func commentText(_ text: String) -> String {
-        var safe = ""
-        for character in text {
-            if character == "-", safe.last == "-" { safe.append(" ") }
-            safe.append(character)
+        // By scalar, not by Character: a combining mark after a `-` makes one Character of the two, which `== "-"`
+        // would not see, and libxml2 would still read `--` (found by FuzzOutputEscaping).
+        var safe = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "-", safe.last == "-" { safe.append(" ") }
+            safe.append(scalar)
         }
-        return safe.last == "-" ? safe + " " : safe
+        if safe.last == "-" { safe.append(" ") }
+        return String(safe)
     }
 }

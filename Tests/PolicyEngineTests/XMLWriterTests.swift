@@ -17,6 +17,16 @@ import XMLTree
         ])
     }
 
+    /// A `-` that a combining mark follows is one Character but still a `-` to XML: a comment holding `-` then
+    /// `-\u{5C7}` must still get its space (found by FuzzOutputEscaping).
+    @Test func aCommentWithACombiningMarkAfterADashStillParses() throws {
+        try XMLLibrary.open()
+        let document = XMLDocumentWriter.report(Self.document("x"), comments: ["a--\u{5C7}b-"])
+        let text = String(decoding: document, as: UTF8.self)
+        #expect(text.contains("<!--a- -\u{5C7}b- -->"), "\(text)")
+        _ = try XMLDocumentReader.parse(document)
+    }
+
     /// A loop, not arguments: a test's name with ESC in it would act on the terminal that shows the run.
     @Test func aReportReadsBackAsTheVisibleEscapeOfItsText() throws {
         try XMLLibrary.open()
