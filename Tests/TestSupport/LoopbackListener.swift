@@ -31,9 +31,10 @@ final class LoopbackListener: @unchecked Sendable {
     private var thread: JoinableThread?
     private var stopped = false
 
-    /// Binds `host` ("127.0.0.1" or "::1") on an ephemeral port and listens; nothing is accepted until `start`.
-    init(host: String, backlog: Int32 = 16) throws(TestServerError) {
-        var address = try LoopbackAddress(host: host, port: 0)
+    /// Binds `host` ("127.0.0.1" or "::1") on `port` (0: an ephemeral one) and listens; nothing is accepted until
+    /// `start`.
+    init(host: String, port: UInt16 = 0, backlog: Int32 = 16) throws(TestServerError) {
+        var address = try LoopbackAddress(host: host, port: port)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(address.family, type, 0)
         guard fd >= 0 else { throw .system("socket") }
@@ -55,7 +56,7 @@ final class LoopbackListener: @unchecked Sendable {
             throw error
         }
         self.fd = fd
-        port = address.port
+        self.port = address.port
     }
 
     deinit { stop() }

@@ -94,10 +94,18 @@ public final class RevocationFixture: @unchecked Sendable {
 
     /// A port nothing listens on right now: bound, read and released, for `openssl ocsp -port`, which binds a port
     /// it is given but cannot say which one it chose (its leaves must name the port before it starts).
+    ///
+    /// Below the ephemeral range (32768–60999 by default): an ephemeral port, once released, could be handed to any
+    /// other socket of the suite before `openssl ocsp` binds it ("openssl ocsp did not start"); a port chosen here is
+    /// taken only by another fixture choosing the same one.
     static func freePort() throws -> UInt16 {
-        let listener = try LoopbackListener(host: "127.0.0.1")
-        defer { listener.stop() }
-        return listener.port
+        for _ in 0..<100 {
+            let port = UInt16.random(in: 20_000..<32_000)
+            guard let listener = try? LoopbackListener(host: "127.0.0.1", port: port) else { continue }
+            listener.stop()
+            return port
+        }
+        throw TestServerError("no free port below the ephemeral range for openssl ocsp")
     }
 
     /// Waits for the "ACCEPT" line `openssl ocsp` prints once it listens. Not a probe connection: the responder
