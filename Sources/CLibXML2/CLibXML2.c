@@ -11,6 +11,7 @@
              (xmlParserCtxtPtr context, const char *buffer, int size, const char *url, const char *encoding,       \
               int options),                                                                                        \
              (context, buffer, size, url, encoding, options))                                                      \
+    PROCEDURE(xmlSetStructuredErrorFunc, (void *context, xmlStructuredErrorFunc handler), (context, handler))     \
     FUNCTION(xmlDocPtr, xmlNewDoc, (const xmlChar *version), (version))                                            \
     PROCEDURE(xmlFreeDoc, (xmlDocPtr document), (document))                                                        \
     FUNCTION(xmlNodePtr, xmlDocGetRootElement, (const xmlDoc *document), (document))                               \

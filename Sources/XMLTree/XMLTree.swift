@@ -54,6 +54,11 @@ public enum XMLDocumentReader {
         // The SAX handler's `_private`: xmlCtxtReadMemory resets the context's own fields, not its handler.
         context.pointee.sax.pointee._private = Unmanaged.passUnretained(recorder).toOpaque()
         context.pointee.sax.pointee.serror = recordFirstError
+        // libxml2 reports bytes that are not in the declared encoding without its parser context, to the thread's
+        // global handler, whose default prints to stderr; the parser's own error then says only "Premature end of
+        // data". The conversion's report, which names the bytes, is recorded instead while this thread parses.
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(recorder).toOpaque(), recordConversionError)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         let parsed = withExtendedLifetime(recorder) {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -121,6 +126,13 @@ public enum XMLDocumentReader {
 /// The first error libxml2 reports while parsing one document.
 private final class FirstError {
     var error: XMLParseError?
+
+    func record(_ error: xmlError) {
+        guard self.error == nil else { return }
+        var text = Substring(error.message.map { String(cString: $0) } ?? "not well-formed XML")
+        while let last = text.last, last.isWhitespace { text = text.dropLast() }
+        self.error = XMLParseError(line: Int(error.line), message: String(text))
+    }
 }
 
 /// The parser context's structured error handler: `userData` is the context itself (libxml2's DOM builder sets it
@@ -130,9 +142,12 @@ private let recordFirstError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMu
     guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let recorder = context.pointee.sax?.pointee._private else { return }
-    let first = Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue()
-    guard first.error == nil else { return }
-    var text = Substring(error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML")
-    while let last = text.last, last.isWhitespace { text = text.dropLast() }
-    first.error = XMLParseError(line: Int(error.pointee.line), message: String(text))
+    Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue().record(error.pointee)
 }
+
+/// The thread's global structured error handler while it parses: `userData` is the recorder.
+private let recordConversionError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<xmlError>?) -> Void
+    = { data, error in
+        guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        Unmanaged<FirstError>.fromOpaque(data).takeUnretainedValue().record(error.pointee)
+    }

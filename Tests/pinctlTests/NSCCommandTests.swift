@@ -57,6 +57,20 @@ import TestSupport
         #expect(result.stderr.contains("\(broken):6: not XML: Opening and ending tag mismatch"), "\(result)")
     }
 
+    /// libxml2 reports bytes outside the declared encoding to its global handler, which prints to stderr by itself;
+    /// the parser's own error then says only "Premature end of data".
+    @Test func bytesOutsideTheDeclaredEncodingAreOneErrorNamingThem() throws {
+        try TemporaryDirectory.with { directory in
+            let config = try directory.write("network_security_config.xml", bytes: Array(
+                "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<network-security-config><base-config/>".utf8)
+                + [0x8F, 0xFF, 0xFE, 0x80] + Array("</network-security-config>\n".utf8))
+            let result = try verify("leaf-chain.pem", config: config)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr == "pinctl: \(config): not XML: input conversion failed due to input error, "
+                + "bytes 0x8F 0xFF 0xFE 0x80\n", "\(result)")
+        }
+    }
+
     @Test func configAndroidRefusesIsAnInputErrorNamingFileLineAndAndroidsWords() throws {
         let duplicate = NSCFixtures.relativeConfig("bad_duplicate_domain.xml")
         let result = try verify("leaf-chain.pem", config: duplicate)
