@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
-#   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]
+#   scripts/fuzz.sh [--seconds N | --runs N] [--seed N] [TARGET...]
 # Builds the fuzz targets once (ASan + libFuzzer, release, in .build-fuzz/), then runs each target, or the ones
 # named, in turn for N seconds (default 30) or N executions, starting from the committed seeds
 # (Tests/Fuzz/corpus/TARGET/) and the corpus earlier runs grew (.build-fuzz/corpus/TARGET/, never committed).
+# libFuzzer draws a new random seed each run; --seed fixes it, so a run from the same corpus tries the same inputs in
+# the same order (CI's gate must not turn red by chance; exploring is for runs by hand).
 # Prints the executions per target. Exits 1 if any target crashed or broke an invariant, naming the input
 # libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with the plain build: .build/debug/TARGET FILE.
 set -euo pipefail
@@ -12,7 +14,7 @@ cd "$root"
 scratch=.build-fuzz
 
 usage() {
-    echo "usage: scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]" >&2
+    echo "usage: scripts/fuzz.sh [--seconds N | --runs N] [--seed N] [TARGET...]" >&2
     echo "targets: ${all[*]}" >&2
     exit 2
 }
@@ -24,11 +26,13 @@ for dir in Tests/Fuzz/Fuzz*/; do
 done
 
 limit=(-max_total_time=30)
+seed=()
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-max_total_time="$2"); shift 2 ;;
         --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-runs="$2"); shift 2 ;;
+        --seed) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; seed=(-seed="$2"); shift 2 ;;
         -h | --help) usage ;;
         -*) usage ;;
         *)
@@ -68,7 +72,7 @@ for target in "${targets[@]}"; do
         while read -r flag; do options+=("$flag"); done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$flags")
     fi
     status=0
-    "$bin/$target" "${limit[@]}" "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+    "$bin/$target" "${limit[@]}" ${seed[@]+"${seed[@]}"} "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     seconds=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
     rate=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
