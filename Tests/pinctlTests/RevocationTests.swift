@@ -67,6 +67,15 @@ import TestSupport
                                               "--revocation", "stapled"])
             #expect(text.status == 1, "\(text)")
             #expect(text.stdout.contains("revoked: certificate #0 (CN=revoked.pinning.test) was revoked"), "\(text)")
+
+            let sarif = try PinctlProcess.run(["check", "127.0.0.1:\(server.port)", "--ca-file",
+                                               fixture.directory + "/root.pem", "--at", RevocationFixture.at,
+                                               "--revocation", "stapled", "--format", "sarif"])
+            let run = ((try LiveRun.object(sarif.stdout)["runs"] as? [[String: Any]]) ?? []).first
+            let rules = ((run?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
+            let rule = rules?.first { $0["id"] as? String == "revoked" }
+            #expect((rule?["shortDescription"] as? [String: Any])?["text"] as? String
+                    == "A certificate of the chain was revoked.", "\(sarif)")
         }
     }
 

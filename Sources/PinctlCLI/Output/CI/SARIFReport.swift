@@ -22,6 +22,9 @@ struct SARIFReport {
         "no-evaluator": "Alamofire has no evaluator for a host that must be evaluated.",
         "unsupported-key": "TrustKit cannot hash a key of the chain.",
         "no-certificate": "Nothing was presented.",
+        "revoked": "A certificate of the chain was revoked.",
+        "ocsp-invalid": "The OCSP response cannot be relied on.",
+        "crl-invalid": "The CRL cannot be relied on.",
         "input": "The configuration or input is wrong.",
     ]
 
