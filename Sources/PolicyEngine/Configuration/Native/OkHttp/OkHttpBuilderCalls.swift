@@ -1,13 +1,21 @@
+import OpenSSLWrapper
+
 /// Finds the `add(…)` calls made on a `CertificatePinner.Builder` in a file's tokens, in file order.
 ///
 /// A builder is `CertificatePinner.Builder()`: qualified or not, after `new` in Java; `Builder()` alone or an alias
 /// when an import names `CertificatePinner.Builder`; through an alias of `CertificatePinner`. Its calls are:
-/// - the chain after it: `.add(…)`, `.apply { add(…) }`, up to `.build()`;
+/// - the chain after it: `.add(…)`, the receiver blocks `.apply { add(…) }` and `.run { }`, the parameter blocks
+///   `.also { it.add(…) }`, `.also { b -> b.add(…) }` and `.let { }`, up to `.build()`; any other member called on a
+///   builder just made refuses the file, since the pins it adds would be lost (DESIGN §8: readers never fail open);
+/// - `with(CertificatePinner.Builder()) { add(…) }`, and Java's double-brace `new CertificatePinner.Builder() {{
+///   add(…); }}` (an anonymous subclass whose initializer adds to it);
+/// - the body of an extension function on the builder, `fun CertificatePinner.Builder.pins() { add(…) }` or
+///   `= add(…)`: it runs on whichever builder calls it;
 /// - the calls on a variable that holds one: `val b = CertificatePinner.Builder()` (a chain not ending in `.build()`),
 ///   or any declaration typed `CertificatePinner.Builder` (a parameter, a field); `b.add(…)` chains, `b.apply { }`,
-///   `with(b) { }`.
-/// What this cannot see (a builder passed elsewhere and added to there, `also { it.add() }`, reflection) is not read;
-/// a builder made here and neither built nor kept in a variable is named in a note.
+///   `b.also { }`, `with(b) { }`.
+/// What this cannot see (a builder passed to another file and added to there, reflection) is not read; a builder
+/// made here and neither built nor kept in a variable is named in a note.
 struct OkHttpBuilderCalls {
     private let tokens: [OkHttpSourceToken]
     private let path: String
@@ -16,6 +24,8 @@ struct OkHttpBuilderCalls {
     /// Names that make a builder alone: `Builder` after `import okhttp3.CertificatePinner.Builder`, or its alias.
     private var builderNames: Set<String> = []
     private var builderVariables: Set<String> = []
+    /// The extension functions on the builder this file declares: a chain calls them and goes on.
+    private var extensions: Set<String> = []
     /// The index of each call's `add` token.
     private var calls: Set<Int> = []
     private(set) var builders: [Int] = []
@@ -27,6 +37,7 @@ struct OkHttpBuilderCalls {
     {
         var finder = OkHttpBuilderCalls(tokens: tokens, path: path)
         finder.readImports()
+        try finder.readExtensionFunctions()
         try finder.readConstructions()
         finder.readTypedDeclarations()
         try finder.readVariableUses()
@@ -93,9 +104,19 @@ struct OkHttpBuilderCalls {
 
     private mutating func readConstructions() throws(ConfigurationError) {
         for index in tokens.indices {
-            guard let end = construction(at: index) else { continue }
+            guard var end = construction(at: index) else { continue }
             builders.append(index)
-            guard try !chain(from: end) else { continue }
+            if isPunctuation(end, "{"), isPunctuation(end + 1, "{") {
+                // Java's double brace: the inner block is the anonymous subclass's initializer, run on the builder.
+                try receiverBlock(at: end + 1)
+                end = try closing(end) + 1
+            }
+            if identifier(index - 2) == "with", isPunctuation(index - 1, "("), isPunctuation(end, ")"),
+               isPunctuation(end + 1, "{") {
+                try receiverBlock(at: end + 1)
+                continue
+            }
+            guard try !chain(from: end, strict: true) else { continue }
             if let variable = assignedVariable(constructionAt: index) {
                 builderVariables.insert(variable)
             } else {
@@ -143,23 +164,104 @@ struct OkHttpBuilderCalls {
         }
     }
 
-    /// Follows `.add(…)`, `.apply { }` from `index`; true when the chain ends in `.build()`.
-    private mutating func chain(from start: Int) throws(ConfigurationError) -> Bool {
+    /// Follows `.add(…)`, `.apply { }`, `.run { }`, `.also { }` and `.let { }` from `index`; true when the chain ends
+    /// in `.build()`. `strict` (the chain of a builder just made, which cannot be anything else) refuses any other
+    /// member; on a variable, whose name may also be another object's in another scope, the chain just ends.
+    private mutating func chain(from start: Int, strict: Bool = false) throws(ConfigurationError) -> Bool {
         var index = start
         while isPunctuation(index, ".") {
             switch identifier(index + 1) {
             case "add" where isPunctuation(index + 2, "("):
                 calls.insert(index + 1)
                 index = try closing(index + 2) + 1
-            case "apply" where isPunctuation(index + 2, "{"):
+            case "apply" where isPunctuation(index + 2, "{"), "run" where isPunctuation(index + 2, "{"):
                 index = try receiverBlock(at: index + 2) + 1
+            case "also" where isPunctuation(index + 2, "{"), "let" where isPunctuation(index + 2, "{"):
+                index = try parameterBlock(at: index + 2) + 1
             case "build" where isPunctuation(index + 2, "(") && isPunctuation(index + 3, ")"):
                 return true
+            case let member? where extensions.contains(member) && isPunctuation(index + 2, "("):
+                index = try closing(index + 2) + 1
+            case let member? where strict:
+                let token = tokens[index + 1]
+                throw ConfigurationError(
+                    file: path, line: token.line, column: token.column,
+                    message: "pinctl cannot follow .\(UntrustedText.excerpt(member)) on a CertificatePinner.Builder, "
+                        + "so the pins it adds would not be read: add them with .add(…), .apply { }, .run { }, "
+                        + ".also { } or .let { } on the builder")
             default:
                 return false
             }
         }
         return false
+    }
+
+    /// A lambda given the builder as its parameter (`also`, `let`): `it`, or the name before `->` (`{ b -> … }`,
+    /// `{ b: CertificatePinner.Builder -> … }`); the calls on it inside. Returns the `}`'s index.
+    @discardableResult
+    private mutating func parameterBlock(at open: Int) throws(ConfigurationError) -> Int {
+        let close = try closing(open)
+        var parameter = "it"
+        if let first = identifier(open + 1) {
+            var arrow = open + 2
+            if isPunctuation(arrow, ":") {
+                while arrow < close, !(isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">")) { arrow += 1 }
+            }
+            if isPunctuation(arrow, "-"), isPunctuation(arrow + 1, ">") { parameter = first }
+        }
+        for index in (open + 1)..<close where identifier(index) == parameter && !isPunctuation(index - 1, ".") {
+            if isPunctuation(index + 1, ".") {
+                _ = try chain(from: index + 1)
+            } else if identifier(index - 2) == "with", isPunctuation(index - 1, "("), isPunctuation(index + 1, ")"),
+                      isPunctuation(index + 2, "{") {
+                try receiverBlock(at: index + 2)
+            }
+        }
+        return close
+    }
+
+    /// `fun CertificatePinner.Builder.name(…) { add(…) }` and `… = add(…)`, `= apply { }`: the body runs with a builder
+    /// as its receiver.
+    private mutating func readExtensionFunctions() throws(ConfigurationError) {
+        for index in tokens.indices where identifier(index) == "fun" {
+            var start = index + 1
+            if isPunctuation(start, "<"), let close = Self.closingAngle(start, in: tokens) { start = close + 1 }
+            guard let end = builderType(at: start), isPunctuation(end, "."), let name = identifier(end + 1),
+                  isPunctuation(end + 2, "(")
+            else { continue }
+            extensions.insert(name)
+            var body = try closing(end + 2) + 1
+            if isPunctuation(body, ":") {
+                // The return type: up to the body's `{` or `=`.
+                while body < tokens.count, !isPunctuation(body, "{"), !isPunctuation(body, "=") { body += 1 }
+            }
+            if isPunctuation(body, "{") {
+                try receiverBlock(at: body)
+            } else if isPunctuation(body, "=") {
+                if identifier(body + 1) == "add", isPunctuation(body + 2, "(") {
+                    calls.insert(body + 1)
+                    _ = try chain(from: try closing(body + 2) + 1)
+                } else if identifier(body + 1) == "this", isPunctuation(body + 2, ".") {
+                    _ = try chain(from: body + 2)
+                } else if ["apply", "run"].contains(identifier(body + 1)), isPunctuation(body + 2, "{") {
+                    try receiverBlock(at: body + 2)
+                }
+            }
+        }
+    }
+
+    /// The index of the `>` closing the type parameters opened at `open`.
+    private static func closingAngle(_ open: Int, in tokens: [OkHttpSourceToken]) -> Int? {
+        var depth = 0
+        for index in open..<tokens.count {
+            if tokens[index].isPunctuation("<") { depth += 1 }
+            if tokens[index].isPunctuation(">") {
+                depth -= 1
+                if depth == 0 { return index }
+            }
+            if tokens[index].isPunctuation("{") || tokens[index].isPunctuation("(") { return nil }
+        }
+        return nil
     }
 
     /// A lambda whose receiver is the builder: its `add(…)` and `this.add(…)` calls. Returns the `}`'s index.
