@@ -54,6 +54,8 @@ for target in "${targets[@]}"; do
 done
 bin=$(swift build --scratch-path "$scratch" -c release --show-bin-path)
 
+# A fixed seed fixes Swift's hashing too: a Dictionary's order is otherwise drawn afresh in each process.
+[ ${#seed[@]} -eq 0 ] || export SWIFT_DETERMINISTIC_HASHING=1
 # The Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
 export SWIFT_BACKTRACE=enable=no
 # The runtimes' known leaks are not findings; the test suite's ASan run suppresses the same ones.
