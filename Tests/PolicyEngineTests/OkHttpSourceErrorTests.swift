@@ -20,17 +20,18 @@ struct OkHttpSourceErrorCase: Sendable, CustomTestStringConvertible {
 @Suite("OkHttp sources pinctl refuses")
 struct OkHttpSourceErrorTests {
     static let unresolved: [OkHttpSourceErrorCase] = [
-        .init(name: "a constant", file: "P.kt", source: """
-            const val PIN = "\(okA)"
+        .init(name: "a var", file: "P.kt", source: """
+            var PIN = "\(okA)"
             val p = CertificatePinner.Builder().add("a.example.com", PIN).build()
             """, line: 2, column: 58,
-              saying: "unresolved pin PIN (a name: a constant, a variable or a BuildConfig field)"),
+              saying: "unresolved pin PIN (a name that holds no string constant declared once in this file: a "
+                + "BuildConfig field, a variable, a parameter, or another file's constant)"),
         .init(name: "a BuildConfig field", file: "P.java", source: """
             CertificatePinner p = new CertificatePinner.Builder()
                 .add("a.example.com", "\(okA)",
                      BuildConfig.BACKUP_PIN)
                 .build();
-            """, line: 3, column: 10, saying: "unresolved pin BuildConfig.BACKUP_PIN (a name:"),
+            """, line: 3, column: 10, saying: "unresolved pin BuildConfig.BACKUP_PIN (a name that holds"),
         .init(name: "a template", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", "sha256/$HASH").build()
             """, line: 1, column: 58, saying: "unresolved pin \"sha256/$HASH\" (a string with the template $HASH)"),
@@ -39,7 +40,7 @@ struct OkHttpSourceErrorTests {
             """#, line: 1, column: 58, saying: "(a string with the template ${pins[\"a\"]})"),
         .init(name: "a concatenation", file: "P.java", source: """
             CertificatePinner p = new CertificatePinner.Builder().add("a.example.com", "sha1/" + hash).build();
-            """, line: 1, column: 76, saying: "unresolved pin \"sha1/\" + hash (a concatenation)"),
+            """, line: 1, column: 76, saying: "unresolved pin \"sha1/\" + hash (a concatenation of something other than literals and this file's constants)"),
         .init(name: "a computed pin", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", CertificatePinner.pin(cert)).build()
             """, line: 1, column: 58, saying: "unresolved pin CertificatePinner.pin(cert) (an expression)"),
@@ -48,10 +49,10 @@ struct OkHttpSourceErrorTests {
             for (pin in PINS) {
                 b.add(HOST, pin)
             }
-            """, line: 3, column: 11, saying: "unresolved pattern HOST (a name:"),
+            """, line: 3, column: 11, saying: "unresolved pattern HOST (a name that holds"),
         .init(name: "a spread variable", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", *pins).build()
-            """, line: 1, column: 59, saying: "unresolved pin pins (a name:"),
+            """, line: 1, column: 59, saying: "unresolved pin pins (a name that holds"),
         .init(name: "a name inside arrayOf", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", *arrayOf("\(okA)", BACKUP)).build()
             """, line: 1, column: 122, saying: "unresolved pin BACKUP"),
@@ -153,9 +154,9 @@ struct OkHttpSourceErrorTests {
                                      "val p = CertificatePinner.Builder().add(\"a.example.com\", PIN).build()\n")
             Issue.record("an unresolved pin was read")
         } catch let error as ConfigurationError {
-            #expect(error.message.hasSuffix("pinctl reads only the string literals given to add(…), follows no name "
-                + "and runs no code, and stops rather than guess; write the literal there, or give the app's pins "
-                + "inline in pinctl.yaml"))
+            #expect(error.message.hasSuffix("pinctl reads the string literals given to add(…) and the string "
+                + "constants this file declares, runs no code, and stops rather than guess; write the literal or a "
+                + "constant there, or give the app's pins inline in pinctl.yaml"))
         }
     }
 

@@ -69,7 +69,7 @@ import TestSupport
         ("bad_pattern.kt", 6, "the pattern *.*.example.com: OkHttp refuses it: Unexpected pattern: *.*.example.com"),
         ("bad_pin.java", 8, "OkHttp refuses it: pins must start with 'sha256/' or 'sha1/': md5/"),
         ("bad_pins.txt", 3, "OkHttp refuses it: Invalid pin hash: sha256/a"),
-        ("bad_unresolved.kt", 7, "unresolved pin BACKUP_PIN (a name: a constant, a variable or a BuildConfig field)"),
+        ("bad_unresolved.kt", 7, "unresolved pin BACKUP_PIN (a name that holds no string constant declared once"),
         ("bad_template.kt", 7, "unresolved pin \"sha256/${BuildConfig.PIN_HASH}\" (a string with the template"),
         ("bad_unterminated_string.java", 6, "unterminated string literal"),
         ("bad_unterminated_comment.kt", 4, "unterminated comment"),

@@ -1,24 +1,27 @@
 /// The arguments of one `add(pattern: String, vararg pins: String)` call, each a string literal at its place.
 ///
-/// Read: a literal; Kotlin's named arguments (`pattern =`, `pins =`), trailing comma and spread of an array of
-/// literals (`*arrayOf("…")`, `*arrayOf<String>(…)`, `*listOf(…).toTypedArray()`); Java's `new String[] {"…"}`.
-/// Anything else (a constant, `BuildConfig.X`, a template `"sha256/$HASH"`, a concatenation, a call) is unresolved:
-/// its value is not in the file, and guessing it would judge an app by pins it may not have, so reading stops there.
+/// Read: a literal, or literals and constants of this file joined by `+` (`OkHttpConstants`); Kotlin's named arguments
+/// (`pattern =`, `pins =`), trailing comma and spread of an array of those (`*arrayOf("…")`, `*arrayOf<String>(…)`,
+/// `*listOf(…).toTypedArray()`); Java's `new String[] {"…"}`. Anything else (`BuildConfig.X`, a template
+/// `"sha256/$HASH"`, a variable, a call) is unresolved: its value is not in the file, and guessing it would judge an app
+/// by pins it may not have, so reading stops there.
 struct OkHttpAddArguments {
     struct Literal: Sendable {
         let value: String
         let line: Int
         let column: Int
+        /// The constants the value was read from (`PIN_A (line 3)`), empty for a literal.
+        var constants: [String] = []
     }
 
     let pattern: Literal
     let pins: [Literal]
 
     /// The arguments of the call whose `add` token is at `index` (its `(` follows).
-    static func read(callAt index: Int, tokens: [OkHttpSourceToken], source: [UInt8], path: String)
-        throws(ConfigurationError) -> OkHttpAddArguments
+    static func read(callAt index: Int, tokens: [OkHttpSourceToken], constants: OkHttpConstants, source: [UInt8],
+                     path: String) throws(ConfigurationError) -> OkHttpAddArguments
     {
-        let reader = Reader(tokens: tokens, source: source, path: path)
+        let reader = Reader(tokens: tokens, constants: constants, source: source, path: path)
         let open = index + 1
         guard let close = OkHttpBuilderCalls.closing(open, in: tokens) else {
             throw reader.error(at: open, "this call to add is never closed")
@@ -53,6 +56,7 @@ struct OkHttpAddArguments {
 
     private struct Reader {
         let tokens: [OkHttpSourceToken]
+        let constants: OkHttpConstants
         let source: [UInt8]
         let path: String
 
@@ -86,13 +90,14 @@ struct OkHttpAddArguments {
             return parts
         }
 
-        /// One string literal, or an unresolved argument.
+        /// One string literal, or literals and constants joined by `+`, or an unresolved argument.
         func literal(_ range: Range<Int>, role: String) throws(ConfigurationError) -> Literal {
-            guard range.count == 1, case .string(let value, nil) = tokens[range.lowerBound].kind else {
-                throw unresolved(range, role: role)
+            guard let token = tokens[safe: range.lowerBound], !range.isEmpty else { throw unresolved(range, role: role) }
+            if range.count == 1, case .string(let value, nil) = token.kind {
+                return Literal(value: value, line: token.line, column: token.column)
             }
-            let token = tokens[range.lowerBound]
-            return Literal(value: value, line: token.line, column: token.column)
+            guard let resolved = constants.value(of: range) else { throw unresolved(range, role: role) }
+            return Literal(value: resolved.text, line: token.line, column: token.column, constants: resolved.sources)
         }
 
         /// The pins of one vararg argument: a literal, or a spread or Java array of literals.
@@ -140,9 +145,10 @@ struct OkHttpAddArguments {
             }).first {
                 kind = dynamic
             } else if slice.contains(where: { $0.isPunctuation("+") }) {
-                kind = "a concatenation"
+                kind = "a concatenation of something other than literals and this file's constants"
             } else if slice.allSatisfy({ $0.identifier != nil || $0.isPunctuation(".") }) {
-                kind = "a name: a constant, a variable or a BuildConfig field"
+                kind = "a name that holds no string constant declared once in this file: a BuildConfig field, a "
+                    + "variable, a parameter, or another file's constant"
             } else {
                 kind = "an expression"
             }
@@ -151,9 +157,10 @@ struct OkHttpAddArguments {
             let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 .joined(separator: " ")
             let text = words.count > 60 ? String(words.prefix(57)) + "…" : words
-            return error(at: range.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads only the string "
-                + "literals given to add(…), follows no name and runs no code, and stops rather than guess; write the "
-                + "literal there, or give the app's pins inline in pinctl.yaml")
+            return error(at: range.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads the string "
+                + "literals given to add(…) and the string constants this file declares, runs no code, and stops "
+                + "rather than guess; write the literal or a constant there, or give the app's pins inline in "
+                + "pinctl.yaml")
         }
     }
 }

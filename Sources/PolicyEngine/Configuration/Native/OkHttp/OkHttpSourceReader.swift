@@ -59,12 +59,19 @@ public enum OkHttpSourceReader {
             throw ConfigurationError(file: path, message: "no CertificatePinner.Builder() in this \(language.name) "
                 + "file: pinctl reads the pins an app adds to one")
         }
+        let constants = OkHttpConstants(tokens)
         var additions: [Addition] = []
-        for call in found.calls {
-            let arguments = try OkHttpAddArguments.read(callAt: call, tokens: tokens, source: bytes, path: path)
-            additions.append(Addition(pattern: arguments.pattern, pins: arguments.pins))
-        }
         var notes = found.notes
+        for call in found.calls {
+            let arguments = try OkHttpAddArguments.read(callAt: call, tokens: tokens, constants: constants,
+                                                        source: bytes, path: path)
+            additions.append(Addition(pattern: arguments.pattern, pins: arguments.pins))
+            for (role, argument) in [("pattern", arguments.pattern)] + arguments.pins.map({ ("pin", $0) })
+            where !argument.constants.isEmpty {
+                notes.append("\(path):\(argument.line): the \(role) \(argument.value) is read from "
+                    + argument.constants.joined(separator: ", "))
+            }
+        }
         if found.builderLines.count > 1 {
             notes.append("\(path): \(found.builderLines.count) CertificatePinner builders (lines "
                 + found.builderLines.map(String.init).joined(separator: ", ") + "): their pins are read as one policy")

@@ -1,0 +1,179 @@
+/// The string constants a source file declares, so that `add(HOST, PIN_A, "sha256/" + HASH)` is read when every name
+/// it uses holds a value written in the same file (#19: teams keep pins in constants).
+///
+/// A constant is Kotlin's `const val NAME = …` or `val NAME = …` (at the top level, in an object or a companion
+/// object, `: String` or not), or Java's `final String NAME = …;` (`static`, `private` or not), whose value is string
+/// literals and constants joined by `+`. A name is followed only when the file declares it exactly once and never
+/// assigns it again: a `var`, a Java field without `final`, or one name declared twice (two functions' locals, a
+/// shadowing parameter) leaves it unresolved, and reading stops there rather than guess which value the app uses.
+/// `Owner.NAME` is followed when `Owner` is an object, class or interface of this file; `BuildConfig.NAME` and any
+/// other owner are not in the file.
+struct OkHttpConstants {
+    /// One declaration: the tokens of its value and where the name is declared.
+    private struct Declaration {
+        let value: Range<Int>
+        let line: Int
+        let reassignable: Bool
+    }
+
+    /// A resolved value, and the constants it came from (`PIN_A (line 3)`), for the reader's notes.
+    struct Value {
+        let text: String
+        let sources: [String]
+    }
+
+    private let tokens: [OkHttpSourceToken]
+    private var declarations: [String: [Declaration]] = [:]
+    /// Objects, classes and interfaces this file declares: owners whose constants are in it.
+    private var owners: Set<String> = []
+    /// How deep constants may refer to constants: far beyond any real file, and no cycle loops.
+    private static let maximumDepth = 16
+
+    init(_ tokens: [OkHttpSourceToken]) {
+        self.tokens = tokens
+        for index in tokens.indices {
+            guard let word = tokens[index].identifier else { continue }
+            switch word {
+            case "object", "class", "interface":
+                if let name = tokens[safe: index + 1]?.identifier { owners.insert(name) }
+            case "val", "var":
+                declareKotlin(at: index, reassignable: word == "var")
+            case "String":
+                declareJava(at: index)
+            default:
+                // A Kotlin parameter or property `name: Type` not after `val`: its value is not in the file, and a
+                // constant of the same name is then ambiguous.
+                let previous = tokens[safe: index - 1]?.identifier
+                if tokens[safe: index + 1]?.isPunctuation(":") == true, tokens[safe: index + 2]?.identifier != nil,
+                   previous != "val", previous != "var" {
+                    declare(word, value: index..<index, line: tokens[index].line, reassignable: true)
+                }
+            }
+        }
+    }
+
+    /// The value of the argument `range` (`NAME`, `Owner.NAME`, `"…" + NAME`), or nil when a part of it is not a
+    /// literal or a constant declared once in this file.
+    func value(of range: Range<Int>) -> Value? {
+        var visiting: Set<String> = []
+        return evaluate(range, depth: 0, visiting: &visiting)
+    }
+
+    private func evaluate(_ range: Range<Int>, depth: Int, visiting: inout Set<String>) -> Value? {
+        guard depth <= Self.maximumDepth, !range.isEmpty else { return nil }
+        var text = ""
+        var sources: [String] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if case .string(let value, nil) = tokens[index].kind {
+                text += value
+                index += 1
+            } else if let (name, end) = reference(at: index, before: range.upperBound) {
+                guard let declared = declarations[name], declared.count == 1, !declared[0].reassignable,
+                      !visiting.contains(name)
+                else { return nil }
+                visiting.insert(name)
+                guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
+                visiting.remove(name)
+                text += inner.text
+                sources += ["\(name) (line \(declared[0].line))"] + inner.sources
+                index = end
+            } else {
+                return nil
+            }
+            guard index < range.upperBound else { break }
+            guard tokens[index].isPunctuation("+") else { return nil }
+            index += 1
+            guard index < range.upperBound else { return nil }
+        }
+        return Value(text: text, sources: sources)
+    }
+
+    /// `NAME`, `Owner.NAME` or `Owner.Companion.NAME` at `index`: the constant's name and the index after it.
+    private func reference(at index: Int, before end: Int) -> (String, Int)? {
+        guard let first = tokens[index].identifier else { return nil }
+        var names = [first]
+        var next = index + 1
+        while next + 1 < end, tokens[next].isPunctuation("."), let name = tokens[next + 1].identifier {
+            names.append(name)
+            next += 2
+        }
+        let qualifiers = names.dropLast()
+        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
+              qualifiers.first.map(owners.contains) ?? true
+        else { return nil }
+        return (names[names.count - 1], next)
+    }
+
+    /// `val NAME [: String] = VALUE`, `const` or not; `var` is recorded as reassignable.
+    private mutating func declareKotlin(at index: Int, reassignable: Bool) {
+        guard let name = tokens[safe: index + 1]?.identifier else { return }
+        var equals = index + 2
+        if tokens[safe: equals]?.isPunctuation(":") == true {
+            guard tokens[safe: equals + 1]?.identifier == "String" else { return }
+            equals += 2
+        }
+        guard tokens[safe: equals]?.isPunctuation("=") == true, tokens[safe: equals + 1]?.isPunctuation("=") != true
+        else { return }
+        declare(name, value: expression(from: equals + 1, line: tokens[index].line), line: tokens[index].line,
+                reassignable: reassignable)
+    }
+
+    /// `[modifiers] String NAME = VALUE;`: constant only with `final` among the modifiers before `String`. A
+    /// parameter `String NAME` (before `,` or `)`) holds no value the file knows.
+    private mutating func declareJava(at index: Int) {
+        guard let name = tokens[safe: index + 1]?.identifier else { return }
+        if tokens[safe: index + 2]?.isPunctuation(",") == true || tokens[safe: index + 2]?.isPunctuation(")") == true {
+            declare(name, value: index..<index, line: tokens[index].line, reassignable: true)
+            return
+        }
+        guard tokens[safe: index + 2]?.isPunctuation("=") == true, tokens[safe: index + 3]?.isPunctuation("=") != true
+        else { return }
+        var modifier = index - 1
+        var final = false
+        while let word = tokens[safe: modifier]?.identifier,
+              ["final", "static", "private", "public", "protected"].contains(word) {
+            final = final || word == "final"
+            modifier -= 1
+        }
+        declare(name, value: expression(from: index + 3, line: tokens[index].line), line: tokens[index].line,
+                reassignable: !final)
+    }
+
+    private mutating func declare(_ name: String, value: Range<Int>, line: Int, reassignable: Bool) {
+        declarations[name, default: []].append(Declaration(value: value, line: line, reassignable: reassignable))
+    }
+
+    /// The tokens of a declaration's value from `start`: literals and dotted names joined by `+`, ending at `;`, at a
+    /// token on a later line than the last one that needs a continuation, or at anything else (whose value is then
+    /// not a constant: evaluation fails on the token that stopped it).
+    private func expression(from start: Int, line: Int) -> Range<Int> {
+        var index = start
+        var expectingOperand = true
+        while let token = tokens[safe: index] {
+            if expectingOperand {
+                if case .string = token.kind {
+                    index += 1
+                } else if token.identifier != nil {
+                    index += 1
+                    while tokens[safe: index]?.isPunctuation(".") == true, tokens[safe: index + 1]?.identifier != nil {
+                        index += 2
+                    }
+                } else {
+                    // Not a constant's value (a call, a number): kept, so that evaluating it fails.
+                    return start..<(index + 1)
+                }
+                expectingOperand = false
+            } else if token.isPunctuation("+") {
+                index += 1
+                expectingOperand = true
+            } else if token.isPunctuation("(") || token.isPunctuation("[") {
+                // A call or an index: the value is computed.
+                return start..<(index + 1)
+            } else {
+                break
+            }
+        }
+        return start..<index
+    }
+}
