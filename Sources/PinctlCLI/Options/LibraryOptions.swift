@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 
 /// AFSecurityPolicy's settings (DESIGN §2).
