@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import OpenSSLWrapper
 import PolicyEngine
 
 /// AFSecurityPolicy's settings (DESIGN §2).
