@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
+        // Already resolved through hummingbird; named because the exporter reads a header by its HTTPField.Name.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -40,8 +42,16 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Plain Swift on Glibc, no C library of their own: text a person reads (excerpts, hex, host name syntax), files
+        // read and written by path, and the instants a certificate can name.
+        .target(name: "TextSyntax"),
+        .target(name: "FileAccess", dependencies: ["TextSyntax"]),
+        .target(name: "CertificateTime"),
         .target(name: "Transport"),
-        .target(name: "OpenSSLWrapper", dependencies: ["COpenSSL", "Transport"]),
+        .target(
+            name: "OpenSSLWrapper",
+            dependencies: ["COpenSSL", "Transport", "FileAccess", "TextSyntax", "CertificateTime"]
+        ),
         // libxml2 and libpsl are opened on first use, not linked (CLazyLibrary.h says why): their headers only are
         // needed to build (libxml2-dev, libpsl-dev), and libxml2's live in a directory of their own.
         .target(name: "CLazyLibrary"),
@@ -59,24 +69,33 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .target(name: "YAMLSyntax", dependencies: ["CLibYAML"]),
+        .target(name: "JSONTree", dependencies: ["CJansson"]),
         .target(
             name: "PolicyEngine",
-            dependencies: ["OpenSSLWrapper", "XMLTree", "PublicSuffix", "CJansson", "CLibYAML"]
+            dependencies: [
+                "OpenSSLWrapper", "XMLTree", "PublicSuffix", "YAMLSyntax", "JSONTree", "FileAccess", "TextSyntax",
+                "CertificateTime",
+            ]
         ),
         // The use cases every front end shares (check a target for these apps): values in, values out.
-        .target(name: "Checking", dependencies: ["PolicyEngine", "OpenSSLWrapper", "Transport"]),
+        .target(name: "Checking", dependencies: ["PolicyEngine", "OpenSSLWrapper", "Transport", "TextSyntax"]),
         .target(
             name: "Exporter",
             dependencies: [
                 "Checking",
                 "PolicyEngine",
+                "OpenSSLWrapper",
+                "TextSyntax",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // Every command of the command line; `serve` runs the exporter only in pinctl-serve.
@@ -85,6 +104,11 @@ let package = Package(
             dependencies: [
                 "Checking",
                 "PolicyEngine",
+                "OpenSSLWrapper",
+                "Transport",
+                "XMLTree",
+                "FileAccess",
+                "TextSyntax",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -92,36 +116,41 @@ let package = Package(
         .executableTarget(name: "pinctl", dependencies: ["PinctlCLI"], linkerSettings: releaseLinking),
         .executableTarget(
             name: "PinctlServe",
-            dependencies: ["PinctlCLI", "Exporter", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PinctlCLI", "Exporter", "Transport", .product(name: "Logging", package: "swift-log")],
             linkerSettings: releaseLinking
         ),
         .target(name: "TestSupport", dependencies: ["COpenSSL", "OpenSSLWrapper", "Transport"], path: "Tests/TestSupport"),
+        .testTarget(name: "TextSyntaxTests", dependencies: ["TextSyntax"]),
+        .testTarget(name: "FileAccessTests", dependencies: ["FileAccess"]),
         .testTarget(name: "TransportTests", dependencies: ["Transport"]),
-        .testTarget(name: "OpenSSLWrapperTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
-        .testTarget(name: "PolicyEngineTests", dependencies: ["PolicyEngine", "OpenSSLWrapper", "TestSupport"]),
+        .testTarget(name: "OpenSSLWrapperTests", dependencies: ["OpenSSLWrapper", "Transport", "TestSupport"]),
+        .testTarget(
+            name: "PolicyEngineTests",
+            dependencies: ["PolicyEngine", "OpenSSLWrapper", "XMLTree", "FileAccess", "TestSupport"]
+        ),
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
     ]
 )
 
 // libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). A plain build links each with a
 // main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
-let fuzzTargets: [(name: String, parser: Target.Dependency)] = [
-    ("FuzzCertificates", "OpenSSLWrapper"),
-    ("FuzzCertificateDER", "OpenSSLWrapper"),
-    ("FuzzPinFile", "PolicyEngine"),
-    ("FuzzTargetSyntax", "PolicyEngine"),
-    ("FuzzTimestamp", "PolicyEngine"),
-    ("FuzzPolicyFile", "PolicyEngine"),
-    ("FuzzNSCXML", "PolicyEngine"),
-    ("FuzzTrustKitPlist", "PolicyEngine"),
-    ("FuzzOkHttpSource", "PolicyEngine"),
-    ("FuzzOutputEscaping", "PinctlCLI"),
+let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
+    ("FuzzCertificates", ["OpenSSLWrapper"]),
+    ("FuzzCertificateDER", ["OpenSSLWrapper"]),
+    ("FuzzPinFile", ["PolicyEngine"]),
+    ("FuzzTargetSyntax", ["PolicyEngine"]),
+    ("FuzzTimestamp", ["PolicyEngine", "CertificateTime"]),
+    ("FuzzPolicyFile", ["PolicyEngine"]),
+    ("FuzzNSCXML", ["PolicyEngine"]),
+    ("FuzzTrustKitPlist", ["PolicyEngine"]),
+    ("FuzzOkHttpSource", ["PolicyEngine"]),
+    ("FuzzOutputEscaping", ["PinctlCLI", "XMLTree"]),
 ]
 // FuzzSupport holds the invariants targets share, of certificates and of exported policies.
 package.targets.append(
     .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
 package.targets += fuzzTargets.map {
-    .executableTarget(name: $0.name, dependencies: ["FuzzSupport", $0.parser], path: "Tests/Fuzz/\($0.name)")
+    .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.parsers, path: "Tests/Fuzz/\($0.name)")
 }
 
 // Swift loads the CLibXML2 module again in every module that imports XMLTree, directly or not (an `internal import`

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
+import Synchronization
 import Transport
 
 /// Runs blocking jobs on at most `jobs` threads, handing results to `inOrder` in input order as soon as each one and
@@ -76,49 +76,53 @@ public enum ConcurrentRunner {
 
 /// The threads of one run, each started from the one before once it has work, or beside an item that waits; each
 /// joined once it has retired, or at the end.
-private final class WorkerThreads: @unchecked Sendable {
-    // Every field is guarded by `lock`.
-    private let lock = ThreadCondition()
-    private var running: [Int: JoinableThread] = [:]
-    private var retired: [JoinableThread] = []
-    private var nextID = 0
+private final class WorkerThreads: Sendable {
+    private struct Threads {
+        var running: [Int: JoinableThread] = [:]
+        var retired: [JoinableThread] = []
+        var nextID = 0
+
+        /// Called with the lock held, so the thread cannot retire before it is recorded as running.
+        mutating func launch(_ body: @escaping @Sendable (Int) -> Void) {
+            let id = nextID
+            nextID += 1
+            // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
+            running[id] = JoinableThread(stackSize: 1 << 20) { body(id) }
+        }
+    }
+
+    private let threads = Mutex(Threads())
 
     /// Starts one more thread, unless `limit` are running.
     func startAnother(_ body: @escaping @Sendable (Int) -> Void, whileFewerThan limit: Int) {
-        lock.withLock {
-            if running.count < limit { launch(body) }
+        threads.withLock { threads in
+            if threads.running.count < limit { threads.launch(body) }
         }
     }
 
     /// Starts as many threads as it takes to have `limit` running.
     func start(_ body: @escaping @Sendable (Int) -> Void, upTo limit: Int) {
-        lock.withLock {
-            while running.count < limit { launch(body) }
+        threads.withLock { threads in
+            while threads.running.count < limit { threads.launch(body) }
         }
-    }
-
-    /// Called with `lock` held, so the thread cannot retire before it is recorded as running.
-    private func launch(_ body: @escaping @Sendable (Int) -> Void) {
-        let id = nextID
-        nextID += 1
-        // Handshakes are I/O bound; a small stack is plenty and keeps 256 threads cheap.
-        running[id] = JoinableThread(stackSize: 1 << 20) { body(id) }
     }
 
     /// True when thread `id` should end, as more than `needed` are running; it is then joined by `joinRetired`.
     func retire(_ id: Int, whenMoreThan needed: Int) -> Bool {
-        lock.withLock {
-            guard running.count > needed, let thread = running.removeValue(forKey: id) else { return false }
-            retired.append(thread)
+        threads.withLock { threads in
+            guard threads.running.count > needed, let thread = threads.running.removeValue(forKey: id) else {
+                return false
+            }
+            threads.retired.append(thread)
             return true
         }
     }
 
     /// Joins the threads that have retired: their stacks and OpenSSL's state for them go now, not at the end.
     func joinRetired() {
-        let ending = lock.withLock {
-            defer { retired.removeAll() }
-            return retired
+        let ending = threads.withLock { threads in
+            defer { threads.retired.removeAll() }
+            return threads.retired
         }
         for thread in ending { thread.join() }
     }
@@ -126,9 +130,9 @@ private final class WorkerThreads: @unchecked Sendable {
     /// Joins every thread started; none can start another by then, as every item has been taken.
     func joinAll() {
         // Recorded before a worker takes any item, hence before its results could have been waited for.
-        let all = lock.withLock {
-            defer { retired.removeAll() }
-            return Array(running.values) + retired
+        let all = threads.withLock { threads in
+            defer { threads.retired.removeAll() }
+            return Array(threads.running.values) + threads.retired
         }
         for thread in all { thread.join() }
     }
@@ -148,10 +152,10 @@ private final class IndexSource: @unchecked Sendable {
     }
 }
 
-private final class SharedState<Item, Result>: @unchecked Sendable {
-    // `input` is called under `inputLock`; every other field is guarded by `condition`. A worker may wait on
-    // `condition` while holding `inputLock`, never the other way round.
-    private let inputLock = ThreadCondition()
+private final class SharedState<Item: Sendable, Result: Sendable>: @unchecked Sendable {
+    // `input` is called under `inputLock`; every other field is guarded by `condition`, which the results are waited
+    // on. A worker may wait on `condition` while holding `inputLock`, never the other way round.
+    private let inputLock = Mutex(())
     private let input: () -> Item?
     private let condition = ThreadCondition()
     private let window: Int
@@ -170,8 +174,11 @@ private final class SharedState<Item, Result>: @unchecked Sendable {
 
     /// The next item and its index, once the window has room for it; nil at the end of the input.
     func take() -> (Int, Item)? {
-        inputLock.lock()
-        defer { inputLock.unlock() }
+        inputLock.withLock { _ in takeOne() }
+    }
+
+    /// `take`, with `inputLock` held.
+    private func takeOne() -> (Int, Item)? {
         condition.lock()
         while !ended, taken - handedOn >= window { condition.wait() }
         let done = ended

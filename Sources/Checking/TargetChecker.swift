@@ -1,5 +1,6 @@
 import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 import Transport
 
 /// Checks one target: splits it into its edges, connects to each (at once, all within the target's one timeout),

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 
 /// The app of a policy file a result is for, and where the file writes it.

@@ -1,6 +1,5 @@
 import Checking
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 import Prometheus
 

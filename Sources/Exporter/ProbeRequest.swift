@@ -1,7 +1,7 @@
 import FoundationEssentials
 import HTTPTypes
-import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 
 /// What `GET /probe?target=HOST:PORT[&app=NAME][&servername=NAME]` asks for, checked before any connection.
 struct ProbeRequest: Sendable {

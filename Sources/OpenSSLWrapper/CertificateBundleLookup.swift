@@ -1,4 +1,5 @@
 internal import COpenSSL
+import FileAccess
 
 /// A PEM bundle of trust anchors (`SSL_CERT_FILE`, Debian's ca-certificates.crt) that OpenSSL looks up by subject,
 /// as it looks up a hashed directory, instead of loading every certificate up front.

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import FileAccess
 import FoundationEssentials
 
 /// Why bytes that should hold certificates do not.

@@ -1,6 +1,7 @@
 internal import COpenSSL
 import FoundationEssentials
 import Glibc
+import TextSyntax
 
 /// One X.509 certificate, owning its `X509*`.
 ///

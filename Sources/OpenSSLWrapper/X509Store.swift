@@ -1,4 +1,5 @@
 internal import COpenSSL
+import FileAccess
 import FoundationEssentials
 
 /// A set of trust anchors, owning its `X509_STORE*`, and knowing where each came from.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Checking
+import FileAccess
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
 
 /// The entry of both executables: pinctl, and pinctl-serve (which adds the exporter for `pinctl serve`).
 package enum PinctlMain {

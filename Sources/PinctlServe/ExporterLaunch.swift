@@ -1,7 +1,7 @@
-import Dispatch
 import Exporter
 import Logging
 import PinctlCLI
+import Transport
 
 /// Runs the exporter for a checked `pinctl serve` command line, until SIGTERM.
 enum ExporterLaunch {
@@ -39,23 +39,39 @@ enum ExporterLaunch {
     private static func wait<Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Void)
         -> Result<Void, Failure>
     {
-        let done = DispatchSemaphore(value: 0)
         let box = ResultBox<Failure>()
         Task.detached {
+            let result: Result<Void, Failure>
             do throws(Failure) {
                 try await work()
-                box.result = .success(())
+                result = .success(())
             } catch {
-                box.result = .failure(error)
+                result = .failure(error)
             }
-            done.signal()
+            box.finish(result)
         }
-        done.wait()
-        return box.result
+        return box.wait()
     }
 
-    // @unchecked Sendable: written once by the task before it signals, read after the wait.
+    // @unchecked Sendable: `result` is only read and written with `done` held.
     private final class ResultBox<Failure: Error>: @unchecked Sendable {
-        var result: Result<Void, Failure> = .success(())
+        private let done = ThreadCondition()
+        private var result: Result<Void, Failure>?
+
+        func finish(_ result: Result<Void, Failure>) {
+            done.withLock {
+                self.result = result
+                done.broadcast()
+            }
+        }
+
+        func wait() -> Result<Void, Failure> {
+            done.withLock {
+                while true {
+                    if let result { return result }
+                    done.wait()
+                }
+            }
+        }
     }
 }

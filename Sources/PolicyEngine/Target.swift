@@ -1,5 +1,5 @@
 import FoundationEssentials
-import OpenSSLWrapper
+import TextSyntax
 
 /// A server to connect to: `host`, `host:port`, `[v6]:port`, a bare IPv6 literal, or an `https://` URL.
 public struct Target: Sendable, Hashable, CustomStringConvertible {

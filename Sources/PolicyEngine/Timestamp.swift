@@ -1,5 +1,5 @@
+import CertificateTime
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// ISO 8601 UTC timestamps, the one date format pinctl reads and prints.
 ///

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -54,15 +53,8 @@ package enum NameResolver {
         _ lookup: @escaping Lookup, _ host: String, _ port: UInt16, _ family: AddressFamily, _ deadline: Deadline
     ) -> Result<[SocketAddress], LookupFailure>? {
         let pending = PendingLookup()
-        JoinableThread {
-            pending.result = lookup(host, port, family)
-            pending.done.signal()
-        }.detach()
-        let (seconds, attoseconds) = deadline.remaining.components
-        let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        let wait = DispatchTime.now() + .nanoseconds(nanoseconds)
-        guard pending.done.wait(timeout: wait) == .success else { return nil }
-        return pending.result
+        JoinableThread { pending.finish(lookup(host, port, family)) }.detach()
+        return pending.result(until: deadline)
     }
 
     private static func getaddrinfoLookup(
@@ -96,12 +88,26 @@ package enum NameResolver {
     }
 }
 
-/// The hand-off between the lookup thread and the waiter.
-// @unchecked Sendable: `result` is written once before `done` is signalled and read only after a successful wait on
-// `done`, which orders the two; a waiter that timed out never reads it.
+/// The hand-off between the lookup thread and the waiter, which gives up at its deadline (getaddrinfo has none).
+// @unchecked Sendable: `outcome` is only read and written with `condition` held.
 private final class PendingLookup: @unchecked Sendable {
-    var result: Result<[SocketAddress], NameResolver.LookupFailure>?
-    let done = DispatchSemaphore(value: 0)
+    private let condition = ThreadCondition()
+    private var outcome: Result<[SocketAddress], NameResolver.LookupFailure>?
+
+    func finish(_ outcome: Result<[SocketAddress], NameResolver.LookupFailure>) {
+        condition.withLock {
+            self.outcome = outcome
+            condition.broadcast()
+        }
+    }
+
+    /// The lookup's outcome, or nil when `deadline` passes first.
+    func result(until deadline: Deadline) -> Result<[SocketAddress], NameResolver.LookupFailure>? {
+        condition.withLock {
+            while outcome == nil, !deadline.hasPassed { condition.wait(for: deadline.remaining) }
+            return outcome
+        }
+    }
 }
 
 extension AddressFamily {

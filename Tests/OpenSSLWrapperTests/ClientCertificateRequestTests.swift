@@ -1,6 +1,7 @@
 import OpenSSLWrapper
-import TestSupport
 import Testing
+import TestSupport
+import Transport
 
 /// A server that asks for a client certificate: pinctl sends none, notices that it was asked, and still returns the
 /// chain the server presented when the server then ends the handshake.

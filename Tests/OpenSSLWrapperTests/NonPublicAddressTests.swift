@@ -1,5 +1,6 @@
 import OpenSSLWrapper
 import Testing
+import Transport
 
 /// Which addresses a revocation fetch stays out of, address by address, the ranges written by hand from the RFCs
 /// (1918, 6598, 3927, 4193, 4291, 6052, 3056) and IANA's special-purpose registries.

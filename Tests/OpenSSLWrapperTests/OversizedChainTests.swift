@@ -1,7 +1,8 @@
 import Foundation
 import OpenSSLWrapper
-import TestSupport
 import Testing
+import TestSupport
+import Transport
 
 /// A server may present at most 1 MiB of certificates: more is an error, not a crash or an unbounded copy.
 @Suite struct OversizedChainTests {

@@ -1,7 +1,8 @@
 import Foundation
 import OpenSSLWrapper
-import TestSupport
 import Testing
+import TestSupport
+import Transport
 
 /// Every way a connection can fail ends in the right `TLSConnectionError.Kind`, names the target, and never takes
 /// much longer than the timeout.

@@ -1,6 +1,7 @@
 import OpenSSLWrapper
-import TestSupport
 import Testing
+import TestSupport
+import Transport
 
 /// Handshakes with the in-process TLS server: what the client returns is exactly what the server presented.
 @Suite("TLSClient handshakes", .serialized)

@@ -1,4 +1,3 @@
-import OpenSSLWrapper
 import PolicyEngine
 import TestSupport
 import Testing

@@ -1,8 +1,8 @@
+import FileAccess
 import Foundation
-import OpenSSLWrapper
 import PolicyEngine
-import TestSupport
 import Testing
+import TestSupport
 
 /// DESIGN §7: the policy file. Every configuration error names the file, the line and the key.
 @Suite("Policy file")

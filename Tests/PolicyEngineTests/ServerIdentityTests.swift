@@ -1,5 +1,4 @@
 import Foundation
-import OpenSSLWrapper
 import PolicyEngine
 import TestSupport
 import Testing

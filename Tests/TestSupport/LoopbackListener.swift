@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import OpenSSLWrapper
 import Transport
 
 /// Why a test server or hostile peer could not be set up.

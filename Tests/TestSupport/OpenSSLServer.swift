@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import OpenSSLWrapper
 import Transport
 
 /// An `openssl s_server` on a loopback address, for what the in-process server does not do: an RSA and an ECDSA

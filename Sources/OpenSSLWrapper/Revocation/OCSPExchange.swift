@@ -1,3 +1,4 @@
+import CertificateTime
 internal import COpenSSL
 import FoundationEssentials
 

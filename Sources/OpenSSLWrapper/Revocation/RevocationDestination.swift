@@ -1,4 +1,6 @@
 import Glibc
+import TextSyntax
+import Transport
 
 /// Where a revocation fetch may go. The OCSP and CRL URLs come from the certificate the checked server presented, so
 /// the server chooses them: a URL with a line break would add headers or a whole second request to what pinctl

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Glibc
+import Transport
 
 /// Fetches OCSP responses and CRLs over plain HTTP with OpenSSL's own HTTP client (`OSSL_HTTP_REQ_CTX`), driven
 /// over a socket pinctl opens: so the proxy (`http_proxy` as curl reads it, or `--proxy`) and the one deadline of

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import FoundationEssentials
+import Transport
 
 /// What one revocation source says about one certificate at the evaluation time.
 public enum RevocationAnswer: Sendable, Equatable {

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Glibc
+import Transport
 
 /// Turns a failed SSL_do_handshake into the `TLSConnectionError` a user can act on.
 ///

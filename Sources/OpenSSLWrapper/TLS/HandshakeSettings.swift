@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Transport
 
 /// The key type of the certificate a client asks for (`--key-types`): a server holding an RSA and an ECDSA
 /// certificate presents the one the client's signature algorithms allow.

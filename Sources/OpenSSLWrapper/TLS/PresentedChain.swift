@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Transport
 
 /// The certificates a server presented in its handshake, read out of an SSL and bounded.
 enum PresentedChain {

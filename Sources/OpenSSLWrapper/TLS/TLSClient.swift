@@ -1,5 +1,7 @@
 internal import COpenSSL
 import Glibc
+import TextSyntax
+import Transport
 
 /// Connects to a server and returns the certificate chain its TLS handshake presents, verifying nothing.
 public enum TLSClient {

@@ -1,6 +1,6 @@
 // The sockets, names and errors TLSClient works with live in Transport; re-exported so that every user of the TLS
 // client (the commands, the tests) sees them through this one import, as before they moved.
-@_exported import Transport
+import Transport
 
 /// How `TLSClient` connects: the SNI to send, the time allowed, the address family.
 public struct TLSConnectOptions: Sendable {

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Transport
 
 /// The client `SSL_CTX*` every handshake starts from, owning it.
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
+import FileAccess
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 
 struct BackupKeyCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Checking
+import FileAccess
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
 import PolicyEngine
 
 struct CheckCommand: ParsableCommand {

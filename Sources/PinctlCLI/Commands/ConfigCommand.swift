@@ -1,8 +1,9 @@
 import ArgumentParser
+import FileAccess
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

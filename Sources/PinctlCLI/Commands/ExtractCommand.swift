@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileAccess
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine

@@ -1,6 +1,6 @@
+import FileAccess
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
 
 /// `pinctl serve` run by pinctl: the same command line is handed to pinctl-serve, the executable beside pinctl that
 /// holds the exporter, by exec, so the process (its PID, signals and exit status) stays the one the operator started.

@@ -1,6 +1,7 @@
 import Checking
-import OpenSSLWrapper
+import FileAccess
 import PolicyEngine
+import TextSyntax
 
 /// One entry of `check`'s input: a target to check, or a line of `--targets-from` that cannot be one.
 enum TargetInput: Sendable {

@@ -3,6 +3,7 @@ import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Checking
+import FileAccess
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
+import Transport
 
 /// Where `chain` and `extract` take certificates from: one live target or certificate files.
 struct ChainSourceOptions: ParsableArguments {

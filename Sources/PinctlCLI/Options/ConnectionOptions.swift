@@ -3,6 +3,8 @@ import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
+import Transport
 
 /// How to reach a live target (`check`, `chain`, `extract`).
 struct ConnectionOptions: ParsableArguments {

@@ -3,6 +3,7 @@ import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
+import Transport
 
 extension StartTLSChoice: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Checking
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 
 extension PinningMode: ExpressibleByArgument {}
 extension Library: ExpressibleByArgument {}

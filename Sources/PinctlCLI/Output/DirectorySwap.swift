@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import FileAccess
 
 /// Replaces the contents of an existing directory in one step: a complete new directory is staged beside it — the new
 /// files, and a hard link to every entry kept — then exchanged with it (`renameat2(RENAME_EXCHANGE)`), and the old

@@ -1,5 +1,4 @@
 import Checking
-import OpenSSLWrapper
 
 extension Edge {
     /// The JSON `edge` object: `address`, `keyType`, `tlsVersion`, each null where not chosen.

@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import FileAccess
 
 /// A JSON value whose objects keep their key order, so output follows DESIGN §5 field by field.
 enum JSONValue {

@@ -1,7 +1,6 @@
 import Checking
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
 import PolicyEngine
 import XMLTree
 

@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import FileAccess
 import PolicyEngine
 
 /// Writes a set of files into a directory all or nothing: nothing existing is touched without `force`, a write that

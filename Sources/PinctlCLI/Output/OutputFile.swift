@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import FileAccess
 import PolicyEngine
 
 /// Writes one file whole or not at all: staged beside it, then linked into place (which fails if the file exists)

@@ -17,8 +17,6 @@ final class Reporter: @unchecked Sendable {
 
     init(output: OutputOptions) { self.output = output }
 
-    private var documentFormat: Bool { output.format == .junit || output.format == .sarif }
-
     /// Prints what one chain came to and returns its exit status.
     func emit(_ judgement: Judge.Judgement, target: String) -> ExitStatus {
         switch judgement {

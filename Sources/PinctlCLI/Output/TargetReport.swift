@@ -2,6 +2,7 @@ import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
+import TextSyntax
 
 extension TargetReport {
     /// A contradiction is a configuration error (exit 2), yet DESIGN §2 gives it the verdict "rejected".

@@ -1,6 +1,7 @@
+import FileAccess
 import FoundationEssentials
 import Glibc
-import OpenSSLWrapper
+import TextSyntax
 
 /// Where output goes, and whether it may be coloured.
 public enum Terminal {

@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import FileAccess
 
 /// A configuration file that pinctl cannot use, with the place at fault: the file, the line (and column) and the key
 /// path, e.g. `pinctl.yaml:12:7: apps[1].library: unknown library 'okhtp'`.

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// The inline `policy:` forms of a policy file, one per library (DESIGN §7), decoded into policy values.
 enum InlinePolicies {

@@ -1,4 +1,3 @@
-import OpenSSLWrapper
 
 /// The pins a policy file lists: each entry a pin (`sha256/…`) or the path of a certificate or pin file or a
 /// directory of them, relative to the policy file.

@@ -1,5 +1,6 @@
+import FileAccess
 import FoundationEssentials
-import OpenSSLWrapper
+import TextSyntax
 
 /// A policy file (`pinctl.yaml`, DESIGN §7): the apps a team ships — each a library, its pinning as shipped, the
 /// versions that carry it and the hosts it talks to — and the targets to check.

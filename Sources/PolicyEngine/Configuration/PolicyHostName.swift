@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import TextSyntax
 
 /// The one check of the hosts a policy names: every library's hosts, domains and patterns, in the policy file and in
 /// the files pinctl imports, go through `DomainName.syntaxError` here before they become part of a policy. A host

@@ -1,4 +1,5 @@
-import OpenSSLWrapper
+import TextSyntax
+import YAMLSyntax
 
 /// A node of a YAML document with the place it was written, so every complaint names the file, line and key path.
 ///

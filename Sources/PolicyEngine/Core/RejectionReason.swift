@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenSSLWrapper
+import TextSyntax
 
 /// Why a policy rejected a chain, with the evidence a person needs to act on it; one case per JSON `reason.code`.
 public enum RejectionReason: Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenSSLWrapper
+import TextSyntax
 
 /// The textual pin forms of DESIGN §4.
 public enum PinFormat {

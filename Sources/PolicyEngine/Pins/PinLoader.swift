@@ -1,5 +1,7 @@
+import FileAccess
 import FoundationEssentials
 import OpenSSLWrapper
+import TextSyntax
 
 /// A bad input: a file, line or flag the user must fix (exit 2).
 public struct InputError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
+import CertificateTime
 import Foundation
 import FuzzSupport
-import OpenSSLWrapper
 import PolicyEngine
 
 /// Any bytes, as an `--at` value.

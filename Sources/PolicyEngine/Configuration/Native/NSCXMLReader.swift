@@ -1,3 +1,4 @@
+import FileAccess
 import FoundationEssentials
 import OpenSSLWrapper
 import XMLTree

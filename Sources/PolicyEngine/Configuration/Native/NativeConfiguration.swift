@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// The files apps ship, read as the library reads them: the seam where each native format plugs in, for `config:`
 /// in a policy file and for `config import`.

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// Writes a policy of any library in another library's native form (`config export`), through portable rules.
 public enum NativeExport {

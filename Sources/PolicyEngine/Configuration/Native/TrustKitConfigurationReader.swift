@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// TrustKit's `TSKConfiguration`: a top-level key of an Info.plist (XML or binary), or that dictionary alone as a
 /// plist or as JSON. Read into `PropertyListValue`s (XML with libxml2, binary with FoundationEssentials, JSON with

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import OpenSSLWrapper
+import TextSyntax
 
 extension AFNetworkingPolicy: PortableConvertible {
     /// One exact rule per host the app talks to: AFNetworking's policy is per session, not per host.
@@ -30,7 +30,7 @@ extension AlamofirePolicy: PortableConvertible {
             // so a `*` in a key is a literal character and a key with a port names no host: such an evaluator never
             // applies, and written as another library's rule (`*.example.com` is OkHttp's wildcard) it would pin hosts
             // the app does not.
-            if host.contains("*") || (host.contains(":") && DomainName.canonicalIPv6(host) == nil) {
+            if host.contains("*") || (host.contains(":") && (host.hasPrefix("[") || !DomainName(host).isIPAddress)) {
                 let why = host.contains("*") ? "its * is a literal character, not a wildcard" : "no host has a port"
                 losses.add("the evaluator of \(host), which applies to no host (Alamofire looks hosts up exactly: "
                     + "\(why))")

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// A pinning policy in terms every library's format shares: host rules, each with its pins and how they apply.
 ///

@@ -1,4 +1,3 @@
-import OpenSSLWrapper
 
 /// Alamofire 5's `ServerTrustManager`: one evaluator per host, looked up exactly.
 ///

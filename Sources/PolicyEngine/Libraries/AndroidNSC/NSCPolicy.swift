@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// Android's Network Security Configuration, as `NetworkSecurityTrustManager` applies it.
 ///

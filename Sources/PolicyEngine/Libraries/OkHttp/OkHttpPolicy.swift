@@ -1,4 +1,3 @@
-import OpenSSLWrapper
 
 /// OkHttp's `CertificatePinner` (OkHttp 4.3 and later), after the platform's own checks.
 ///

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import OpenSSLWrapper
 
 /// TrustKit's `TSKPinningValidator` (iOS, TrustKit 1.7 to 3.0).
 ///

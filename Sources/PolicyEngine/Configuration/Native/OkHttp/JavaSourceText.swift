@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import TextSyntax
 
 /// The one rule for text pinctl writes into Java or Kotlin source: string literals and comment text. Every writer of
 /// Java or Kotlin goes through it, whatever the text is (a pattern, a pin, a domain name from another library's file).

@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import TextSyntax
 
 /// pinctl's text list of OkHttp pins (OkHttp defines no file format): one `pattern pin [pin…]` per line, separated by
 /// spaces or tabs; blank lines and `#` comments (at the start of a line or after a space) are skipped; a pattern may

@@ -1,4 +1,5 @@
-import OpenSSLWrapper
+import FileAccess
+import TextSyntax
 
 /// OkHttp's `CertificatePinner.Builder()` calls in Kotlin (`.kt`, `.kts`) or Java (`.java`), or a `pattern sha256/…`
 /// text list (any other file name): the pins the app adds, each checked as `Builder.add` checks it.

@@ -20,8 +20,6 @@ struct OkHttpSourceToken: Sendable {
 
     func isPunctuation(_ character: Unicode.Scalar) -> Bool { kind == .punctuation(UInt8(ascii: character)) }
 
-    func isIdentifier(_ name: String) -> Bool { kind == .identifier(name) }
-
     var identifier: String? {
         if case .identifier(let name) = kind { return name }
         return nil

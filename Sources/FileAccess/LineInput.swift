@@ -1,4 +1,5 @@
 import Glibc
+import TextSyntax
 
 /// A file or standard input read one line at a time, as the lines are needed: a list of any length, or one still
 /// being written into a pipe, costs a buffer, not its size.

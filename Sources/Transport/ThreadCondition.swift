@@ -1,12 +1,18 @@
 import Glibc
 
-/// A pthread mutex with its condition variable, timed on the monotonic clock: Foundation's `NSLock` and
-/// `NSCondition` live in the full Foundation, which pinctl does not link (it brings ICU's data with it).
-final class ThreadCondition: @unchecked Sendable {
+/// A pthread mutex with its condition variable, timed on the monotonic clock: pinctl's one condition variable.
+///
+/// State that is only guarded uses the standard library's `Synchronization.Mutex`; this type is for a thread that
+/// must sleep until another changes the state, with a time limit (a result in order, a name lookup that may never
+/// answer). Synchronization has no condition variable, Dispatch's semaphore counts signals rather than guarding
+/// state, and Foundation's `NSCondition` lives in the full Foundation, which pinctl does not link (it brings ICU's
+/// data with it).
+// @unchecked Sendable: the mutex and condition are only used through pthreads, which serialise them.
+public final class ThreadCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -23,21 +29,22 @@ final class ThreadCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
 
-    func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+    /// Runs `body` with the lock held.
+    public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         lock()
         defer { unlock() }
         return try body()
     }
 
     /// Waits, the lock held, until `broadcast`.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    public func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits, the lock held, until `broadcast` or `duration` has passed (or a spurious wake-up).
-    func wait(for duration: Duration) {
+    public func wait(for duration: Duration) {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let (seconds, attoseconds) = duration.components
@@ -47,5 +54,6 @@ final class ThreadCondition: @unchecked Sendable {
         pthread_cond_timedwait(condition, mutex, &deadline)
     }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every waiter.
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }

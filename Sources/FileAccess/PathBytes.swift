@@ -47,7 +47,7 @@ public enum PathBytes {
 
     /// Calls `body` with the NUL-terminated bytes of `path`; nil when the path holds a NUL byte no system call can
     /// take (only possible for a name read from a file, never from the command line).
-    static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T? {
+    public static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) -> T) -> T? {
         var raw = bytes(path)
         guard !raw.contains(0) else { return nil }
         raw.append(0)

@@ -1,5 +1,3 @@
-import Glibc
-
 extension DomainName {
     /// Why `text` is neither a DNS host name nor an IP literal a certificate can be checked against; nil when it is
     /// one. Checked before any lookup, so a 300-character label is an input error, not "cannot resolve".
@@ -31,16 +29,5 @@ extension DomainName {
         case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
         default: false
         }
-    }
-}
-
-extension DomainName {
-    /// An IPv6 literal in RFC 5952 form (`FF01::101` → `ff01::101`), as inet_ntop writes it; nil when it is none.
-    public static func canonicalIPv6(_ text: String) -> String? {
-        var address = in6_addr()
-        guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-        return String(nulTerminated: buffer)
     }
 }
