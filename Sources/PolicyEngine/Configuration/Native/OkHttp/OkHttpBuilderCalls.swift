@@ -1,4 +1,4 @@
-import OpenSSLWrapper
+import TextSyntax
 
 /// Finds the `add(…)` calls made on a `CertificatePinner.Builder` in a file's tokens, in file order.
 ///
