@@ -133,8 +133,10 @@ struct EvaluationOrderTests {
         let hash = PublicKeyPin(hash: Certs.one("leaf.pem").spkiSHA256, source: PinSource("--pin"))
         let evaluation = try evaluate(
             ["leaf.pem", "intermediate-ca.pem"], with: policy(.certificate, hashes: [hash], allowInvalid: true))
-        // Hash pins count as pins (no contradiction) but cannot serve certificate mode.
-        expectVerdict(evaluation, is: .rejected("no-pins"))
+        // Hash pins are no certificates, so certificate mode holds none and step 1 applies, as in AFNetworking:
+        // `self.allowInvalidCertificates && self.validatesDomainName && ... [self.pinnedCertificates count] == 0`.
+        // (Flags and policy files refuse these pins before evaluation; this is the engine's own answer.)
+        expectVerdict(evaluation, is: .rejected("contradiction"))
     }
 
     // MARK: Step 5, public-key mode

@@ -84,18 +84,9 @@ struct ConfigImportCommand: ParsableCommand {
             try ExitStatus.inputError.exit()
         }
         if verbose { reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
-        let content: AppEntryWriter.Content
-        switch library {
-        // An empty TSKConfiguration (TrustKit inert) has no inline form: an inline policy needs a pinned domain.
-        case .trustkit where (reading.policy as? TrustKitPolicy)?.domains.isEmpty == true:
-            content = .config(path: file, library: library, settings: settings)
-        case .trustkit, .okhttp: content = .inline(reading.policy)
-        default: content = .config(path: file, library: library, settings: settings)
-        }
         let appName = name ?? Path.lastComponent(of: file).split(separator: ".").first.map(String.init) ?? "app"
         do {
-            print(try AppEntryWriter.entry(name: appName, library: library, hosts: hosts, content: content),
-                  terminator: "")
+            print(try reading.appEntry(name: appName, library: library, hosts: hosts, path: file), terminator: "")
         } catch {
             Terminal.error("\(error)")
             try ExitStatus.inputError.exit()

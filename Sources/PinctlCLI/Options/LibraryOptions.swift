@@ -1,10 +1,23 @@
 import ArgumentParser
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 
+// Each library's own flags, parsed only: they become `PolicyFlags` settings, and the library's definition
+// (PolicyEngine/Libraries) says what they mean, as it does for the policy file.
+
+/// A group of one library's flags.
+protocol LibraryFlagGroup: ParsableArguments {
+    /// The flags given, in order: the long name and its value ("" for a switch).
+    var settings: [(flag: String, value: String)] { get }
+}
+
+extension LibraryFlagGroup {
+    /// The names of the flags given.
+    var given: [String] { settings.map(\.flag) }
+}
+
 /// AFSecurityPolicy's settings (DESIGN §2).
-struct AFNetworkingOptions: ParsableArguments {
+struct AFNetworkingOptions: LibraryFlagGroup {
     @Option(help: "afnetworking: the pinning mode, none, certificate or publickey.")
     var mode: PinningMode = .none
 
@@ -14,38 +27,15 @@ struct AFNetworkingOptions: ParsableArguments {
     @Flag(help: "afnetworking: do not check the host name or the leaf's TLS server usage (validatesDomainName = NO).")
     var noValidateDomainName = false
 
-    /// The flags given that belong to this library.
-    var given: [String] {
-        (mode == .none ? [] : ["--mode"]) + (allowInvalidCertificates ? ["--allow-invalid-certificates"] : [])
-            + (noValidateDomainName ? ["--no-validate-domain-name"] : [])
-    }
-
-    /// AFNetworking's policy from `--mode`, the pins and the two switches; DESIGN §4's configuration errors.
-    func policy(_ pins: LoadedPins) throws(InputError) -> (AFNetworkingPolicy, warnings: [String]) {
-        var warnings: [String] = []
-        var keyHashes = pins.keyHashes
-        if mode == .certificate, !keyHashes.isEmpty {
-            guard !pins.certificates.isEmpty else {
-                throw InputError("--mode certificate compares whole certificates: hash pins (\(keyHashes[0].source)) "
-                    + "cannot serve it; pin certificate files, or use --mode publickey")
-            }
-            warnings.append("\(keyHashes.count) hash pin(s) ignored: --mode certificate compares whole certificates")
-            keyHashes = []
-        }
-        if allowInvalidCertificates, mode == .certificate {
-            // The engine warns for the other modes, where the flag weakens more.
-            warnings.append("--allow-invalid-certificates: the system trust gate is skipped; the chain must still "
-                + "verify up to a pinned certificate")
-        }
-        let policy = AFNetworkingPolicy(
-            mode: mode, pinnedCertificates: pins.certificates, pinnedKeyHashes: keyHashes,
-            allowInvalidCertificates: allowInvalidCertificates, validatesDomainName: !noValidateDomainName)
-        return (policy, warnings)
+    var settings: [(flag: String, value: String)] {
+        (mode == .none ? [] : [("--mode", mode.rawValue)])
+            + (allowInvalidCertificates ? [("--allow-invalid-certificates", "")] : [])
+            + (noValidateDomainName ? [("--no-validate-domain-name", "")] : [])
     }
 }
 
 /// One Alamofire evaluator and its flags (DESIGN §6).
-struct AlamofireOptions: ParsableArguments {
+struct AlamofireOptions: LibraryFlagGroup {
     enum Evaluator: String, ExpressibleByArgument, CaseIterable {
         case standard = "default", pinnedCertificates = "pinned-certificates", publicKeys = "public-keys", disabled
         case revocation
@@ -66,78 +56,26 @@ struct AlamofireOptions: ParsableArguments {
     @Flag(help: "alamofire: validateHost = false, the host name is not checked.")
     var noValidateHost = false
 
-    var given: [String] {
-        (evaluator == nil ? [] : ["--evaluator"]) + (acceptSelfSignedCertificates ? ["--accept-self-signed-certificates"] : [])
-            + (noDefaultValidation ? ["--no-default-validation"] : []) + (noValidateHost ? ["--no-validate-host"] : [])
-    }
-
-    func policy(_ pins: LoadedPins) throws(InputError) -> (AlamofirePolicy, warnings: [String]) {
-        if let hash = pins.keyHashes.first {
-            throw InputError("Alamofire pins certificates (or their keys), not hashes: \(hash.text) (\(hash.source)) "
-                + "cannot be used; give certificate files with --pins")
-        }
-        let kind = evaluator ?? (pins.certificates.isEmpty ? .standard : .pinnedCertificates)
-        if acceptSelfSignedCertificates, kind != .pinnedCertificates {
-            throw InputError("--accept-self-signed-certificates is a setting of the pinned-certificates evaluator")
-        }
-        // DefaultTrustEvaluator(validateHost:) has no performDefaultValidation; DisabledTrustEvaluator has no flags.
-        if noDefaultValidation, kind == .standard || kind == .disabled {
-            throw InputError("--no-default-validation is a setting of the pinned-certificates, public-keys and "
-                + "revocation evaluators, not of \(kind.rawValue)")
-        }
-        if noValidateHost, kind == .disabled {
-            throw InputError("--no-validate-host: the disabled evaluator checks nothing")
-        }
-        var warnings: [String] = []
-        if !pins.certificates.isEmpty, kind == .standard || kind == .disabled || kind == .revocation {
-            warnings.append("\(pins.certificates.count) pin(s) ignored: the \(kind.rawValue) evaluator pins nothing")
-        }
-        let built: AlamofireEvaluator
-        switch kind {
-        case .standard: built = .standard(validateHost: !noValidateHost)
-        case .pinnedCertificates:
-            built = .pinnedCertificates(pins.certificates, acceptSelfSignedCertificates: acceptSelfSignedCertificates,
-                                        performDefaultValidation: !noDefaultValidation, validateHost: !noValidateHost)
-        case .publicKeys:
-            built = .publicKeys(pins.certificates, performDefaultValidation: !noDefaultValidation,
-                                validateHost: !noValidateHost)
-        case .disabled: built = .disabled
-        case .revocation:
-            built = .revocation(performDefaultValidation: !noDefaultValidation, validateHost: !noValidateHost,
-                                options: AlamofireRevocationOptions(["any"]))
-        }
-        return (AlamofirePolicy(evaluator: built), warnings)
+    var settings: [(flag: String, value: String)] {
+        (evaluator.map { [("--evaluator", $0.rawValue)] } ?? [])
+            + (acceptSelfSignedCertificates ? [("--accept-self-signed-certificates", "")] : [])
+            + (noDefaultValidation ? [("--no-default-validation", "")] : [])
+            + (noValidateHost ? [("--no-validate-host", "")] : [])
     }
 }
 
 /// OkHttp's pattern for the pins (DESIGN §6).
-struct OkHttpOptions: ParsableArguments {
+struct OkHttpOptions: LibraryFlagGroup {
     @Option(help: ArgumentHelp(
         "okhttp: the CertificatePinner pattern the pins are added under, a host, *.example.com or **.example.com "
             + "(default: the host checked).", valueName: "pattern"))
     var pattern: String?
 
-    var given: [String] { pattern == nil ? [] : ["--pattern"] }
-
-    func policy(_ pins: [PublicKeyPin], domain: String?) throws(InputError) -> OkHttpPolicy {
-        // OkHttp matches patterns against `HttpUrl.host`: a host HttpUrl refuses is a request the app cannot make.
-        if let domain, let error = OkHttpPattern.hostError(domain) { throw InputError("host \(domain): \(error)") }
-        guard let text = pattern ?? domain else { return OkHttpPolicy(entries: []) }
-        let parsed: OkHttpPattern
-        do {
-            parsed = try OkHttpPattern(text)
-        } catch {
-            throw InputError("\(pattern == nil ? "host" : "--pattern") \(text): \(error.explanation)")
-        }
-        if let pattern, let problem = PolicyHostName.syntaxError(parsed.canonical, as: .okhttpPattern) {
-            throw InputError("--pattern \(pattern): \(problem)")
-        }
-        return OkHttpPolicy(entries: pins.map { OkHttpPolicy.Entry(pattern: parsed, pin: $0) })
-    }
+    var settings: [(flag: String, value: String)] { pattern.map { [("--pattern", $0)] } ?? [] }
 }
 
 /// One TrustKit pinned domain (DESIGN §6).
-struct TrustKitOptions: ParsableArguments {
+struct TrustKitOptions: LibraryFlagGroup {
     @Option(name: .customLong("trustkit-domain"), help: ArgumentHelp(
         "trustkit: the pinned domain (default: the host checked).", valueName: "domain"))
     var domain: String?
@@ -153,43 +91,14 @@ struct TrustKitOptions: ParsableArguments {
         valueName: "yyyy-MM-dd"))
     var expirationDate: String?
 
-    var given: [String] {
-        (domain == nil ? [] : ["--trustkit-domain"]) + (includeSubdomains ? ["--include-subdomains"] : [])
-            + (reportOnly ? ["--report-only"] : []) + (expirationDate == nil ? [] : ["--expiration-date"])
-    }
-
-    func validate() throws {
-        if let expirationDate, TrustKitOptions.day(expirationDate) == nil {
-            throw ValidationError("--expiration-date \(expirationDate): expected a date written yyyy-MM-dd")
-        }
-    }
-
-    static func day(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.map(\.count) == [4, 2, 2] else { return nil }
-        return try? Timestamp.parse(text).get()
-    }
-
-    func policy(_ pins: LoadedPins, domain host: String?) throws(InputError) -> TrustKitPolicy {
-        guard let name = domain ?? host else {
-            throw InputError("--library trustkit needs a domain to pin: --host, or --trustkit-domain")
-        }
-        if let domain, let problem = PolicyHostName.syntaxError(domain, as: .host) {
-            throw InputError("--trustkit-domain \(domain): \(problem)")
-        }
-        let entry = TrustKitDomainPolicy(
-            publicKeyHashes: pins.certificates.map(\.keyPin) + pins.keyHashes, includeSubdomains: includeSubdomains,
-            enforcePinning: !reportOnly, expirationDate: expirationDate.flatMap(Self.day))
-        do {
-            return try TrustKitPolicy(domains: [(name, entry)])
-        } catch {
-            throw InputError("TrustKit would refuse this configuration: \(error.message)")
-        }
+    var settings: [(flag: String, value: String)] {
+        (domain.map { [("--trustkit-domain", $0)] } ?? []) + (includeSubdomains ? [("--include-subdomains", "")] : [])
+            + (reportOnly ? [("--report-only", "")] : []) + (expirationDate.map { [("--expiration-date", $0)] } ?? [])
     }
 }
 
 /// The app's Network Security Configuration (DESIGN §6).
-struct NSCOptions: ParsableArguments {
+struct NSCOptions: LibraryFlagGroup {
     @Option(name: .customLong("nsc-config"), help: ArgumentHelp(
         "nsc: the app's network_security_config.xml (@raw/ anchors are read from the raw/ folder beside its "
             + "folder).",
@@ -199,14 +108,7 @@ struct NSCOptions: ParsableArguments {
     @Flag(help: "nsc: a debuggable build, whose debug-overrides apply.")
     var debuggable = false
 
-    var given: [String] { (nscConfig == nil ? [] : ["--nsc-config"]) + (debuggable ? ["--debuggable"] : []) }
-
-    func policy() throws(InputError) -> NSCPolicy {
-        guard let nscConfig else { throw InputError("--library nsc needs --nsc-config FILE") }
-        do {
-            return NSCPolicy(config: try NSCXMLReader.read(nscConfig, debuggable: debuggable), debuggable: debuggable)
-        } catch {
-            throw InputError(error.description)
-        }
+    var settings: [(flag: String, value: String)] {
+        (nscConfig.map { [("--nsc-config", $0)] } ?? []) + (debuggable ? [("--debuggable", "")] : [])
     }
 }

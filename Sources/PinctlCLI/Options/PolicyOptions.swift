@@ -5,7 +5,12 @@ import PolicyEngine
 import TextSyntax
 
 extension PinningMode: ExpressibleByArgument {}
-extension Library: ExpressibleByArgument {}
+
+extension Library: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    public var defaultValueDescription: String { rawValue }
+}
 
 /// The policy options shared by `check` and `verify` (DESIGN §3, §6): a library, its pins and its few settings, or
 /// a policy file.
@@ -42,29 +47,34 @@ struct PolicyOptions: ParsableArguments {
 
     func validate() throws {
         guard warnDays >= 0 else { throw ValidationError("--warn-days \(warnDays): must be 0 or more") }
-        let given: [(Library, [String])] = [
-            (.afnetworking, afnetworking.given), (.alamofire, alamofire.given), (.okhttp, okhttp.given),
-            (.trustkit, trustkit.given), (.nsc, nsc.given),
-        ]
         if config != nil {
-            let flags = given.flatMap(\.1) + (pinPaths.isEmpty ? [] : ["--pins"]) + (inlinePins.isEmpty ? [] : ["--pin"])
+            let given = libraryFlags.flatMap(\.flags.settings).map(\.flag)
+            let flags = given + (pinPaths.isEmpty ? [] : ["--pins"]) + (inlinePins.isEmpty ? [] : ["--pin"])
             guard flags.isEmpty else {
                 throw ValidationError("--config: the policy file gives every app its policy; \(flags[0]) cannot be "
                     + "given with it")
             }
             return
         }
-        for (owner, flags) in given where owner != library {
-            if let flag = flags.first {
+        for (owner, flags) in libraryFlags where owner != library {
+            if let flag = flags.settings.first?.flag {
                 throw ValidationError("\(flag) is an option of --library \(owner.rawValue), not of \(library.rawValue)")
             }
         }
-        if library == .nsc, nsc.nscConfig == nil {
-            throw ValidationError("--library nsc needs --nsc-config FILE: the app's network_security_config.xml")
-        }
-        if library == .nsc, !(pinPaths.isEmpty && inlinePins.isEmpty) {
-            throw ValidationError("--library nsc takes its pins from --nsc-config, not from --pins or --pin")
-        }
+        if let problem = library.definition.flagsProblem(flags) { throw ValidationError(problem) }
+    }
+
+    /// Each library's flags as given, by library.
+    private var libraryFlags: [(library: Library, flags: PolicyFlags)] {
+        let groups: [(Library, any LibraryFlagGroup)] = [
+            (.afnetworking, afnetworking), (.alamofire, alamofire), (.okhttp, okhttp), (.trustkit, trustkit), (.nsc, nsc),
+        ]
+        return groups.map { ($0.0, PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins, settings: $0.1.settings)) }
+    }
+
+    /// What the command line says of the policy of `--library`: its pins and its own flags.
+    var flags: PolicyFlags {
+        libraryFlags.first { $0.library == library }?.flags ?? PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins)
     }
 
     /// The evaluation context: the anchors standing for the system store, the time, the warning window.
@@ -75,77 +85,10 @@ struct PolicyOptions: ParsableArguments {
                           warnDays: warnDays)
     }
 
-    /// The evaluator for this command line and its policy (for each domain), with the command line's warnings.
+    /// The evaluator for this command line and its policy (for each domain), built by the library's definition.
     func setup() throws(InputError) -> PolicySetup {
         let evaluator = PolicyEvaluator(context: try context())
-        switch library {
-        case .afnetworking:
-            let (policy, warnings) = try afnetworking.policy(try loadPins())
-            return PolicySetup(evaluator: evaluator, warnings: warnings) { _ in policy }
-        case .alamofire:
-            let (policy, warnings) = try alamofire.policy(try loadPins())
-            return PolicySetup(evaluator: evaluator, warnings: warnings) { _ in policy }
-        case .okhttp:
-            let pins = try okhttpPins()
-            return PolicySetup(evaluator: evaluator, warnings: []) { domain throws(InputError) in
-                try okhttp.policy(pins, domain: domain)
-            }
-        case .trustkit:
-            let pins = try loadPins()
-            return PolicySetup(evaluator: evaluator, warnings: []) { domain throws(InputError) in
-                try trustkit.policy(pins, domain: domain)
-            }
-        case .nsc:
-            let policy = try nsc.policy()
-            return PolicySetup(evaluator: evaluator, warnings: []) { _ in policy }
-        }
-    }
-
-    /// Every `--pins` path and `--pin` value; a path that yields no pins is an error naming the flag.
-    func loadPins() throws(InputError) -> LoadedPins {
-        var pins = LoadedPins()
-        for path in pinPaths {
-            do {
-                let loaded = try PinLoader.load(path: path)
-                pins.certificates += loaded.certificates
-                pins.keyHashes += loaded.keyHashes
-            } catch {
-                throw InputError("--pins \(error.description)")
-            }
-        }
-        for (index, value) in inlinePins.enumerated() {
-            do {
-                pins.keyHashes.append(try PinLoader.keyPin(value, source: inlinePinSource(index)))
-            } catch {
-                throw InputError("--pin \(error.description)")
-            }
-        }
-        return pins
-    }
-
-    /// OkHttp reads `sha1/` pins too, and as leniently as OkHttp does.
-    private func okhttpPins() throws(InputError) -> [PublicKeyPin] {
-        var pins: [PublicKeyPin] = []
-        for path in pinPaths {
-            do {
-                let loaded = try PinLoader.load(path: path)
-                pins += loaded.certificates.map(\.keyPin) + loaded.keyHashes
-            } catch {
-                throw InputError("--pins \(error.description)")
-            }
-        }
-        for (index, value) in inlinePins.enumerated() {
-            do {
-                pins.append(try OkHttpPin.parse(value, source: inlinePinSource(index)))
-            } catch {
-                let message = "--pin \(value): OkHttp refuses it: \(error.message)"
-                throw InputError(UntrustedText.redacting(value, in: message))
-            }
-        }
-        return pins
-    }
-
-    private func inlinePinSource(_ index: Int) -> PinSource {
-        PinSource(.argument(name: "--pin", index: inlinePins.count == 1 ? nil : index + 1))
+        let built = try library.definition.policyFromFlags(flags)
+        return PolicySetup(evaluator: evaluator, warnings: built.warnings, policy: built.policy)
     }
 }

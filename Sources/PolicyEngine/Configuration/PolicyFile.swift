@@ -94,8 +94,9 @@ public struct PolicyFile: Sendable {
     }
 
     private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
-        let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
-                                                  "debuggable", "mode", "evaluator"])
+        let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
+        let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config"]
+            + settingKeys)
         func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
         guard let nameValue = member("name") else { throw value.error("an app needs a name") }
         let name = try nameValue.string()
@@ -118,31 +119,17 @@ public struct PolicyFile: Sendable {
             hosts.append(host)
         }
         var settings = NativeConfiguration.Settings(hosts: hosts)
-        for (key, owner) in [("debuggable", Library.nsc), ("mode", .afnetworking), ("evaluator", .alamofire)] {
-            guard let setting = member(key) else { continue }
-            guard library == owner, member("config") != nil else {
-                throw setting.error("\(key) is a setting of \(owner.rawValue) apps given by config:")
+        for key in settingKeys {
+            guard let setting = member(key), let owner = LibraryRegistry.owner(ofConfigSetting: key) else { continue }
+            guard library == owner.library, member("config") != nil else {
+                throw setting.error("\(key) is a setting of \(owner.library.rawValue) apps given by config:")
             }
-            switch key {
-            case "debuggable": settings.debuggable = try setting.bool()
-            case "mode":
-                let text = try setting.string()
-                guard let mode = PinningMode(rawValue: text), mode != .none else {
-                    throw setting.error("unknown mode '\(text)' for a bundle (expected certificate or publickey)")
-                }
-                settings.mode = mode
-            default:
-                let text = try setting.string()
-                guard ["pinned-certificates", "public-keys"].contains(text) else {
-                    throw setting.error("unknown evaluator '\(text)' for a bundle (expected pinned-certificates or public-keys)")
-                }
-                settings.publicKeys = text == "public-keys"
-            }
+            try owner.configSettings.first { $0.key == key }?.read(setting, &settings)
         }
         let policy: any TrustPolicy
         switch (member("policy"), member("config")) {
         case (let inline?, nil):
-            policy = try InlinePolicies.decode(library, inline, .init(directory: directory, hosts: hosts))
+            policy = try library.definition.decodeInline(inline, .init(directory: directory, hosts: hosts))
         case (nil, let config?):
             let file = resolve(try config.string(), relativeTo: directory)
             do {

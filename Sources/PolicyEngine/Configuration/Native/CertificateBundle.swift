@@ -4,6 +4,11 @@ import OpenSSLWrapper
 
 /// A `.cer` bundle directory, as AFNetworking and Alamofire load pinned certificates from an app's resources.
 public enum CertificateBundle {
+    /// The form `config export` writes for the libraries that load a bundle.
+    static let format = NativeExport.Format("bundle") { policy, losses throws(ExportError) in
+        .directory(try files(policy, losses: &losses))
+    }
+
     /// The file name a certificate gets in a bundle: `NN-<common name>.cer`, lower case, letters, digits, '.', '-'.
     public static func fileName(index: Int, certificate: X509Certificate) -> String {
         let name = certificate.commonNameOrSubject.lowercased().map {
@@ -15,17 +20,11 @@ public enum CertificateBundle {
         return (index < 10 ? "0" : "") + "\(index)-" + base + ".cer"
     }
 
-    /// The extensions each library loads from the top of its bundle: AFNetworking's `certificatesInBundle:`
-    /// (`pathsForResourcesOfType:@"cer"`), Alamofire's `Bundle.af.certificates`
-    /// (`[".cer", ".CER", ".crt", ".CRT", ".der", ".DER"]`).
-    static func extensions(for library: Library) -> Set<String> {
-        library == .alamofire ? [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"] : [".cer"]
-    }
-
     /// What the library loads from `directory`: DER certificates with its extensions, at the top level only
     /// (`SecCertificateCreateWithData` reads DER; a PEM or broken file is skipped silently by the library, and named
     /// in a warning here).
-    public static func read(_ directory: String, library: Library) throws(ConfigurationError)
+    public static func read(_ directory: String, library: Library, extensions loaded: Set<String>)
+        throws(ConfigurationError)
         -> (certificates: [PinnedCertificate], warnings: [String])
     {
         let names: [String]
@@ -37,7 +36,6 @@ public enum CertificateBundle {
         } catch {
             throw ConfigurationError(file: directory, message: error.reason)
         }
-        let loaded = extensions(for: library)
         var certificates: [PinnedCertificate] = []
         var warnings: [String] = []
         for name in names where !name.hasPrefix(".") {

@@ -2,32 +2,32 @@ import FoundationEssentials
 
 /// Writes a policy of any library in another library's native form (`config export`), through portable rules.
 public enum NativeExport {
-    /// The native forms pinctl writes.
-    public enum Format: String, Sendable, CaseIterable {
-        /// TrustKit: an Info.plist fragment (XML plist with `TSKConfiguration` at its top).
-        case trustkitPlist = "plist"
-        /// TrustKit: the `TSKConfiguration` dictionary as JSON.
-        case trustkitJSON = "json"
-        /// Android: a complete network_security_config.xml.
-        case nscXML = "xml"
-        /// OkHttp: a Kotlin `CertificatePinner.Builder()` snippet.
-        case okhttpKotlin = "kotlin"
-        /// OkHttp: a Java snippet.
-        case okhttpJava = "java"
-        /// OkHttp: `pattern sha256/…` lines.
-        case okhttpText = "text"
-        /// AFNetworking and Alamofire: a directory of DER `.cer` files.
-        case certificateBundle = "bundle"
+    /// A native form pinctl writes (`plist`, `kotlin`, `bundle`): declared by the library whose apps ship it, and
+    /// listed in its definition's `exportForms`.
+    public struct Format: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The name `--format` takes.
+        public let rawValue: String
+        /// Writes the portable rules in this form.
+        let write: @Sendable (PortablePolicy, inout ExportLosses) throws(ExportError) -> Output
+
+        init(_ name: String, write: @escaping @Sendable (PortablePolicy, inout ExportLosses) throws(ExportError) -> Output) {
+            rawValue = name
+            self.write = write
+        }
+
+        /// The form of that name among every registered library's forms.
+        public init?(rawValue: String) {
+            guard let form = LibraryRegistry.all.lazy.flatMap(\.exportForms).first(where: { $0.rawValue == rawValue })
+            else { return nil }
+            self = form
+        }
 
         /// The forms a library's apps ship, the first being the default.
-        public static func forms(of library: Library) -> [Format] {
-            switch library {
-            case .trustkit: [.trustkitPlist, .trustkitJSON]
-            case .nsc: [.nscXML]
-            case .okhttp: [.okhttpKotlin, .okhttpJava, .okhttpText]
-            case .afnetworking, .alamofire: [.certificateBundle]
-            }
-        }
+        public static func forms(of library: Library) -> [Format] { library.definition.exportForms }
+
+        public var description: String { rawValue }
+        public static func == (lhs: Format, rhs: Format) -> Bool { lhs.rawValue == rhs.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 
     /// What an export produces: one file's bytes, or the files of a directory.
@@ -44,15 +44,6 @@ public enum NativeExport {
             throw ExportError("a \(policy.library.rawValue) policy cannot be exported")
         }
         let portable = try convertible.portable(losses: &losses)
-        switch format {
-        case .nscXML:
-            return .file(try NSCXMLWriter.write(portable, losses: &losses))
-        case .certificateBundle:
-            return .directory(try CertificateBundle.files(portable, losses: &losses))
-        case .trustkitPlist, .trustkitJSON:
-            return .file(try TrustKitConfigurationWriter.write(portable, json: format == .trustkitJSON, losses: &losses))
-        case .okhttpKotlin, .okhttpJava, .okhttpText:
-            return .file(try OkHttpSourceWriter.write(portable, format: format, losses: &losses))
-        }
+        return try format.write(portable, &losses)
     }
 }

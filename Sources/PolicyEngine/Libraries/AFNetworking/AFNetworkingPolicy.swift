@@ -23,17 +23,27 @@ public enum PinningMode: String, Sendable, CaseIterable {
 ///         case AFSSLPinningModeCertificate: SecTrustSetAnchorCertificates(serverTrust, pinnedCertificates); ...
 ///         case AFSSLPinningModePublicKey: ... AFPublicKeyTrustChainForServerTrust(serverTrust) ...
 public struct AFNetworkingPolicy: TrustPolicy {
-    public var mode: PinningMode
+    public let mode: PinningMode
     /// Whole certificates: anchors in certificate mode, and their keys count as pinned keys in public-key mode.
-    public var pinnedCertificates: [PinnedCertificate]
+    public let pinnedCertificates: [PinnedCertificate]
     /// SHA-256 SPKI hash pins (`sha256/…`); they serve public-key mode only.
-    public var pinnedKeyHashes: [PublicKeyPin]
+    public let pinnedKeyHashes: [PublicKeyPin]
+    /// Hash pins given with certificate mode, where they pin nothing: kept only to warn about them.
+    public let ignoredKeyHashes: [PublicKeyPin]
     /// - Warning: accepts expired, self-signed and otherwise untrusted chains, as AFNetworking does.
-    public var allowInvalidCertificates: Bool
-    public var validatesDomainName: Bool
+    public let allowInvalidCertificates: Bool
+    public let validatesDomainName: Bool
     /// The hosts the policy is used for (AFNetworking's policy belongs to a session, not to hosts).
-    public var hosts: [String]
+    public let hosts: [String]
 
+    /// The policy with these settings, by flags and by policy file alike. Certificate mode drops the hash pins:
+    /// AFNetworking compares the certificates of the chain with its pinned certificates (AFSecurityPolicy.m,
+    /// `evaluateServerTrust:forDomain:`, case AFSSLPinningModeCertificate):
+    ///
+    ///     if ([self.pinnedCertificates containsObject:trustChainCertificate]) {
+    ///
+    /// and a hash pin is no certificate, so it can never match there; the evaluation warns that they were ignored.
+    /// (Only hash pins in certificate mode is a configuration error: see `certificateModeRefusal`.)
     public init(
         mode: PinningMode = .none,
         pinnedCertificates: [PinnedCertificate] = [],
@@ -44,10 +54,19 @@ public struct AFNetworkingPolicy: TrustPolicy {
     ) {
         self.mode = mode
         self.pinnedCertificates = pinnedCertificates
-        self.pinnedKeyHashes = pinnedKeyHashes
+        self.pinnedKeyHashes = mode == .certificate ? [] : pinnedKeyHashes
+        ignoredKeyHashes = mode == .certificate ? pinnedKeyHashes : []
         self.allowInvalidCertificates = allowInvalidCertificates
         self.validatesDomainName = validatesDomainName
         self.hosts = hosts
+    }
+
+    /// The hash pin that makes these pins a configuration error (DESIGN §4): certificate mode given hash pins and
+    /// no certificate would pin nothing at all. Nil when the pins can serve the mode.
+    public static func certificateModeRefusal(mode: PinningMode, certificates: [PinnedCertificate],
+                                              keyHashes: [PublicKeyPin]) -> PublicKeyPin?
+    {
+        mode == .certificate && certificates.isEmpty ? keyHashes.first : nil
     }
 
     public var library: Library { .afnetworking }
@@ -166,8 +185,13 @@ public struct AFNetworkingPolicy: TrustPolicy {
                 warnings.append("allowInvalidCertificates with mode publickey: domain name not verified "
                     + "(nor the chain or its dates, as in AFNetworking); only the pinned keys are checked")
             case .certificate:
-                break
+                warnings.append("allowInvalidCertificates with mode certificate: the system trust gate is skipped; "
+                    + "the chain must still verify up to a pinned certificate")
             }
+        }
+        if !ignoredKeyHashes.isEmpty {
+            warnings.append("\(ignoredKeyHashes.count) hash pin(s) ignored: mode certificate compares whole "
+                + "certificates")
         }
         if mode == .none, pinCount > 0 {
             warnings.append("\(pinCount) pin(s) ignored: mode none does not pin")

@@ -9,27 +9,40 @@ import FoundationEssentials
 /// (its pins never expire), report-only pins (it always enforces), a host excluded below a pinned pattern, a whole
 /// certificate (it pins keys, so the certificate's key is pinned): each goes to `losses`, and the file says so.
 public enum OkHttpSourceWriter {
+    /// The three forms: Kotlin, Java, a text list.
+    enum Form: String {
+        case kotlin, java, text
+    }
+
+    /// Writes `policy` in `format`, one of OkHttp's forms (`NativeExport.Format.okhttpKotlin`, …).
     public static func write(_ policy: PortablePolicy, format: NativeExport.Format, losses: inout ExportLosses)
         throws(ExportError) -> [UInt8]
     {
+        guard let form = Form(rawValue: format.rawValue) else { 
+            throw ExportError("\(format.rawValue) is not a form of OkHttp's pins (kotlin, java or text)")
+        }
+        return try write(policy, form: form, losses: &losses)
+    }
+
+    static func write(_ policy: PortablePolicy, form: Form, losses: inout ExportLosses) throws(ExportError) -> [UInt8] {
         let additions = try additions(policy, losses: &losses)
         guard !additions.isEmpty else { throw ExportError("the policy has no pin for OkHttp to add") }
         var header = ["Written by pinctl config export."]
         if !losses.isEmpty {
             header.append("Not expressible in OkHttp, dropped: " + losses.items.joined(separator: "; "))
         }
-        switch format {
-        case .okhttpKotlin:
+        switch form {
+        case .kotlin:
             return Array((comment(header, marker: "//") + "import okhttp3.CertificatePinner\n\n"
                 + "val certificatePinner = CertificatePinner.Builder()\n"
                 + calls(additions, quote: { JavaSourceText.stringLiteral($0, .kotlin) }, trailingComma: true)
                 + "    .build()\n").utf8)
-        case .okhttpJava:
+        case .java:
             return Array((comment(header, marker: "//") + "import okhttp3.CertificatePinner;\n\n"
                 + "CertificatePinner certificatePinner = new CertificatePinner.Builder()\n"
                 + calls(additions, quote: { JavaSourceText.stringLiteral($0, .java) }, trailingComma: false)
                 + "    .build();\n").utf8)
-        case .okhttpText:
+        case .text:
             let width = additions.map(\.pattern.count).max() ?? 0
             let lines = additions.map { addition in
                 addition.pattern + String(repeating: " ", count: width + 2 - addition.pattern.count)
@@ -37,8 +50,6 @@ public enum OkHttpSourceWriter {
             }
             return Array((comment(header + ["pattern pin [pin…] per line, as pinctl reads OkHttp pins"], marker: "#")
                 + lines.joined()).utf8)
-        default:
-            throw ExportError("\(format.rawValue) is not a form of OkHttp's pins (kotlin, java or text)")
         }
     }
 

@@ -1,0 +1,58 @@
+import FoundationEssentials
+import OpenSSLWrapper
+
+extension Library {
+    /// Android's Network Security Configuration.
+    public static let nsc = Library(name: "nsc", displayName: "Android NSC")
+}
+
+extension NativeExport.Format {
+    /// Android: a complete network_security_config.xml.
+    public static let nscXML = Self("xml") { policy, losses throws(ExportError) in
+        .file(try NSCXMLWriter.write(policy, losses: &losses))
+    }
+}
+
+extension LibraryDefinition {
+    /// Android NSC: the app's `network_security_config.xml`, read as is, in a policy file and on the command line
+    /// (`--nsc-config`); it has no inline form.
+    static let nsc = LibraryDefinition(
+        library: .nsc,
+        inline: .none("nsc has no inline form: give the app's network_security_config.xml as config:"),
+        configSettings: [ConfigSetting(key: "debuggable") { value, settings throws(ConfigurationError) in
+            settings.debuggable = try value.bool()
+        }],
+        readNative: { path, settings throws(ConfigurationError) in
+            let config = try NSCXMLReader.read(path, debuggable: settings.debuggable)
+            return .init(policy: NSCPolicy(config: config, debuggable: settings.debuggable, hosts: settings.hosts),
+                         notes: config.notes, entryForm: .config(settings.debuggable ? [("debuggable", "true")] : []))
+        },
+        exportForms: [.nscXML],
+        flagsProblem: { flags in
+            if !flags.has("--nsc-config") {
+                return "--library nsc needs --nsc-config FILE: the app's network_security_config.xml"
+            }
+            if !(flags.pinPaths.isEmpty && flags.inlinePins.isEmpty) {
+                return "--library nsc takes its pins from --nsc-config, not from --pins or --pin"
+            }
+            return nil
+        },
+        policyFromFlags: { flags throws(InputError) in
+            guard let path = flags.value("--nsc-config") else { throw InputError("--library nsc needs --nsc-config FILE") }
+            let debuggable = flags.has("--debuggable")
+            do throws(ConfigurationError) {
+                return .init(NSCPolicy(config: try NSCXMLReader.read(path, debuggable: debuggable), debuggable: debuggable))
+            } catch {
+                throw InputError(error.description)
+            }
+        }
+    )
+}
+
+extension NativeConfiguration.Settings {
+    /// nsc: a debuggable build (debug-overrides apply).
+    public var debuggable: Bool {
+        get { values["debuggable"] == "true" }
+        set { values["debuggable"] = newValue ? "true" : nil }
+    }
+}

@@ -1,0 +1,83 @@
+import FoundationEssentials
+
+/// Everything pinctl knows of one pinning library, in one value: its name, its inline policy form in a policy file,
+/// the file its apps ship (read for `config:` and `config import`, written by `config export`), what its command-line
+/// flags mean, and (through the policies it builds) its evaluator. Each library declares its definition in its own
+/// folder; `LibraryRegistry.all` lists them, and nothing else names a library.
+public struct LibraryDefinition: Sendable {
+    /// Where an inline policy's relative paths start, and the hosts of its app entry.
+    struct InlineContext: Sendable {
+        let directory: String
+        let hosts: [String]
+    }
+
+    /// The library's inline `policy:` form (DESIGN §7).
+    enum InlineForm: Sendable {
+        case decoder(@Sendable (YAMLValue, InlineContext) throws(ConfigurationError) -> any TrustPolicy)
+        /// The library has none; the reason says what to give instead.
+        case none(String)
+    }
+
+    /// A key of a `config:` app entry besides the file: a setting the file does not say (a bundle's mode).
+    struct ConfigSetting: Sendable {
+        let key: String
+        /// Reads the key's value into the settings, or refuses it at its line.
+        let read: @Sendable (YAMLValue, inout NativeConfiguration.Settings) throws(ConfigurationError) -> Void
+    }
+
+    /// The policy built from the command line: one per domain (some libraries pin the host checked), and the
+    /// warnings the flags themselves give rise to.
+    public struct FlagPolicy: Sendable {
+        public let warnings: [String]
+        public let policy: @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy
+
+        public init(warnings: [String] = [],
+                    policy: @escaping @Sendable (_ domain: String?) throws(InputError) -> any TrustPolicy) {
+            self.warnings = warnings
+            self.policy = policy
+        }
+
+        /// One policy for every domain.
+        public init(_ policy: any TrustPolicy, warnings: [String] = []) {
+            self.init(warnings: warnings) { _ in policy }
+        }
+    }
+
+    public let library: Library
+    let inline: InlineForm
+    let configSettings: [ConfigSetting]
+    /// Reads the file (or bundle directory) the app ships, as the library reads it.
+    public let readNative: @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
+        -> NativeConfiguration.Reading
+    /// The forms `config export` writes for this library, the first being the default.
+    public let exportForms: [NativeExport.Format]
+    /// A contradiction among the flags given, caught before anything is read (nil: none).
+    public let flagsProblem: @Sendable (PolicyFlags) -> String?
+    /// The policy the command line describes: the same constructors and rules as the policy file's.
+    public let policyFromFlags: @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
+
+    init(
+        library: Library, inline: InlineForm, configSettings: [ConfigSetting] = [],
+        readNative: @escaping @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
+            -> NativeConfiguration.Reading,
+        exportForms: [NativeExport.Format],
+        flagsProblem: @escaping @Sendable (PolicyFlags) -> String? = { _ in nil },
+        policyFromFlags: @escaping @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
+    ) {
+        self.library = library
+        self.inline = inline
+        self.configSettings = configSettings
+        self.readNative = readNative
+        self.exportForms = exportForms
+        self.flagsProblem = flagsProblem
+        self.policyFromFlags = policyFromFlags
+    }
+
+    /// Decodes the app entry's `policy:` value.
+    func decodeInline(_ value: YAMLValue, _ context: InlineContext) throws(ConfigurationError) -> any TrustPolicy {
+        switch inline {
+        case .decoder(let decode): try decode(value, context)
+        case .none(let reason): throw value.error(reason)
+        }
+    }
+}

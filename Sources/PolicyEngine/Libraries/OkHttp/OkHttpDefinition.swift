@@ -1,0 +1,131 @@
+import FoundationEssentials
+import OpenSSLWrapper
+import TextSyntax
+
+extension Library {
+    /// OkHttp's `CertificatePinner` (Android, JVM).
+    public static let okhttp = Library(name: "okhttp", displayName: "OkHttp")
+}
+
+extension NativeExport.Format {
+    /// OkHttp: a Kotlin `CertificatePinner.Builder()` snippet.
+    public static let okhttpKotlin = Self("kotlin") { policy, losses throws(ExportError) in
+        .file(try OkHttpSourceWriter.write(policy, form: .kotlin, losses: &losses))
+    }
+    /// OkHttp: a Java snippet.
+    public static let okhttpJava = Self("java") { policy, losses throws(ExportError) in
+        .file(try OkHttpSourceWriter.write(policy, form: .java, losses: &losses))
+    }
+    /// OkHttp: `pattern sha256/…` lines.
+    public static let okhttpText = Self("text") { policy, losses throws(ExportError) in
+        .file(try OkHttpSourceWriter.write(policy, form: .text, losses: &losses))
+    }
+}
+
+extension LibraryDefinition {
+    /// OkHttp: inline `{pins: {PATTERN: [pins]}}`, `CertificatePinner` calls in Kotlin or Java or a pin list as
+    /// shipped, `--pattern` on the command line.
+    static let okhttp = LibraryDefinition(
+        library: .okhttp,
+        inline: .decoder { value, context throws(ConfigurationError) in try OkHttpDefinition.inline(value, context) },
+        readNative: { path, settings throws(ConfigurationError) in
+            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: settings.hosts)
+            return .init(policy: policy, notes: notes, entryForm: .inline { OkHttpDefinition.entry(policy) })
+        },
+        exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
+        policyFromFlags: { flags throws(InputError) in try OkHttpDefinition.policy(flags) }
+    )
+}
+
+/// How OkHttp's policy is written in a policy file and given on the command line.
+enum OkHttpDefinition {
+    /// `{pins: {PATTERN: [pins]}}`.
+    static func inline(_ value: YAMLValue, _ context: LibraryDefinition.InlineContext) throws(ConfigurationError) -> OkHttpPolicy {
+        var entries: [OkHttpPolicy.Entry] = []
+        for (key, member) in try value.mapping(allowed: ["pins"]) where key == "pins" {
+            for (pattern, pins) in try member.anyMapping() {
+                let parsed: OkHttpPattern
+                do {
+                    parsed = try OkHttpPattern(pattern)
+                } catch {
+                    throw pins.error("the pattern \(pattern): \(error.explanation)")
+                }
+                if let problem = PolicyHostName.syntaxError(parsed.canonical, as: .okhttpPattern) {
+                    throw pins.error("the pattern \(pattern): \(problem)")
+                }
+                for pinValue in try pins.sequenceOrScalar() {
+                    do {
+                        entries.append(.init(pattern: parsed, pin: try OkHttpPin.parse(try pinValue.string(),
+                                                                                       source: pinValue.pinSource)))
+                    } catch let refusal as OkHttpPattern.Refusal {
+                        throw pinValue.error("the pin: \(refusal.explanation)")
+                    } catch let error as ConfigurationError {
+                        throw error
+                    } catch {
+                        throw pinValue.error("\(error)")
+                    }
+                }
+            }
+        }
+        return OkHttpPolicy(entries: entries, hosts: context.hosts)
+    }
+
+    /// The inline form of `policy`: patterns in the order first added, each with its pins.
+    static func entry(_ policy: OkHttpPolicy) -> YAMLEmitter.Node {
+        // Found by a dictionary, as a file may add 100k.
+        var patterns: [(String, [String])] = []
+        var indexOfPattern: [String: Int] = [:]
+        for entry in policy.entries {
+            if let index = indexOfPattern[entry.pattern.canonical] {
+                patterns[index].1.append(entry.pin.text)
+            } else {
+                indexOfPattern[entry.pattern.canonical] = patterns.count
+                patterns.append((entry.pattern.canonical, [entry.pin.text]))
+            }
+        }
+        return .mapping([("pins", .mapping(patterns.map { ($0.0, AppEntryWriter.list($0.1)) }))])
+    }
+
+    /// The pins under `--pattern`, or under the host checked.
+    static func policy(_ flags: PolicyFlags) throws(InputError) -> LibraryDefinition.FlagPolicy {
+        let pins = try self.pins(flags)
+        let pattern = flags.value("--pattern")
+        return .init { domain throws(InputError) in
+            // OkHttp matches patterns against `HttpUrl.host`: a host HttpUrl refuses is a request the app cannot make.
+            if let domain, let error = OkHttpPattern.hostError(domain) { throw InputError("host \(domain): \(error)") }
+            guard let text = pattern ?? domain else { return OkHttpPolicy(entries: []) }
+            let parsed: OkHttpPattern
+            do throws(OkHttpPattern.Refusal) {
+                parsed = try OkHttpPattern(text)
+            } catch {
+                throw InputError("\(pattern == nil ? "host" : "--pattern") \(text): \(error.explanation)")
+            }
+            if let pattern, let problem = PolicyHostName.syntaxError(parsed.canonical, as: .okhttpPattern) {
+                throw InputError("--pattern \(pattern): \(problem)")
+            }
+            return OkHttpPolicy(entries: pins.map { OkHttpPolicy.Entry(pattern: parsed, pin: $0) })
+        }
+    }
+
+    /// OkHttp reads `sha1/` pins too, and as leniently as OkHttp does.
+    private static func pins(_ flags: PolicyFlags) throws(InputError) -> [PublicKeyPin] {
+        var pins: [PublicKeyPin] = []
+        for path in flags.pinPaths {
+            do {
+                let loaded = try PinLoader.load(path: path)
+                pins += loaded.certificates.map(\.keyPin) + loaded.keyHashes
+            } catch {
+                throw InputError("--pins \(error.description)")
+            }
+        }
+        for (index, value) in flags.inlinePins.enumerated() {
+            do {
+                pins.append(try OkHttpPin.parse(value, source: flags.inlinePinSource(index)))
+            } catch {
+                let message = "--pin \(value): OkHttp refuses it: \(error.message)"
+                throw InputError(UntrustedText.redacting(value, in: message))
+            }
+        }
+        return pins
+    }
+}
