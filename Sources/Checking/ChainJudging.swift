@@ -65,10 +65,12 @@ struct ChainJudging {
                 evidence.requiresPositiveResponse = request.requiresPositiveResponse
                 checked.append(report.applying(evidence))
             case .failure(let error):
+                // Named, as it is this app's error and not the connection's: the others on it have their reports.
+                let message = (report.app.map { "app \($0.name): " } ?? "") + error.message
                 var failure = FailureReport(
                     target: report.target, domain: report.domain, time: judge.time, app: report.app,
                     policy: report.policy, code: error.code,
-                    message: edge.map { "edge \($0.label): " + error.message } ?? error.message)
+                    message: edge.map { "edge \($0.label): " + message } ?? message)
                 failure.edge = edge
                 failures.append(failure)
             }

@@ -36,7 +36,8 @@ public struct OfflineChecker: Sendable {
         // A live check sees whether the server staples; offline, no --ocsp-response says nothing about it.
         if mode == .stapled, staple == nil {
             return .failure(EvidenceFailure(code: "input", message: "the app asks for the OCSP response the server "
-                + "staples, which cannot be seen offline: give it with --ocsp-response FILE, or check the server"))
+                + "staples, which cannot be seen offline: give --ocsp-response FILE (what it staples), or check the "
+                + "server"))
         }
         switch RevocationGathering.plan(mode, presented: presented, staple: staple) {
         case .ready(let evidence):

@@ -217,6 +217,10 @@ import TestSupport
                 if server.name == "revoked" { offline["alamofire-any"] = Verdict(trusted: false, reason: "input") }
                 #expect(try Self.verdicts(verify) == offline, "verify, \(server.name): \(verify)")
                 #expect(verify.status == (offline == want ? 0 : 2), "verify, \(server.name): \(verify)")
+                for (app, verdict) in offline where verdict.reason == "input" {
+                    let line = verify.stderr.split(separator: "\n").first { $0.hasPrefix("pinctl: app \(app): ") }
+                    #expect(line?.contains("give --ocsp-response FILE") == true, "verify, \(server.name): \(verify)")
+                }
             }
 
             // Given the evidence the live check had (the responder's answer, fetched by the openssl CLI, standing

@@ -11,7 +11,8 @@ struct LintCommand: ParsableCommand {
         discussion: """
             For every app and host: which certificate of today's built chain each pin matches, the forecast for \
             four events (renew-leaf, rekey-leaf, new-intermediate, new-ca: survives, needs-backup or breaks), the \
-            date the first break is due, and findings with what to do. Exit 1 on any error finding.
+            date the first break is due, and findings with what to do. Exit 1 on any error finding. Each app is \
+            judged as `check` judges it on a live target (revocation included), and as `verify` does with --chain.
 
             Examples:
               pinctl lint --config pinctl.yaml
@@ -66,8 +67,9 @@ struct LintCommand: ParsableCommand {
             let judge = try Judge(policyOptions)
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
-                let outcomes = try evidence.checker(judge).check(target: chainFiles.joined(separator: ","),
-                                                                 domain: host, presented: presented)
+                let checker = try OfflineChecker(judge, evidence: evidence)
+                let outcomes = checker.check(target: chainFiles.joined(separator: ","), domain: host,
+                                             presented: presented)
                 statuses += outcomes.map { lint($0, reporter) }
             } else {
                 let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
@@ -105,9 +107,10 @@ struct LintCommand: ParsableCommand {
             }
             return status
         case .failed(let failures, _):
-            failures.first.map { Terminal.error($0.message) }
+            var said: Set<String> = []
+            for failure in failures where said.insert(failure.message).inserted { Terminal.error(failure.message) }
             failures.forEach(reporter.emit)
-            return failures.first?.status ?? .connectionFailure
+            return failures.isEmpty ? .connectionFailure : ExitStatus.combined(failures.map(\.status))
         }
     }
 }

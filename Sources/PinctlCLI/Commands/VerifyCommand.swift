@@ -50,7 +50,8 @@ struct VerifyCommand: ParsableCommand {
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
             let judge = try Judge(policyOptions)
-            let outcomes = try evidence.checker(judge).check(target: target, domain: host, presented: presented)
+            let checker = try OfflineChecker(judge, evidence: evidence)
+            let outcomes = checker.check(target: target, domain: host, presented: presented)
             status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()
             for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }

@@ -16,16 +16,20 @@ struct OfflineEvidenceOptions: ParsableArguments {
         "An OCSP response for the leaf (DER), judged as the staple the server sends: for the apps that ask for a "
             + "staple or OCSP (Alamofire's revocation evaluator).", valueName: "file"))
     var ocspResponse: String?
+}
 
-    /// The offline use case for `judge`, with the files read whole; a file that cannot be read is an input error.
-    func checker(_ judge: Judge) throws(InputError) -> OfflineChecker {
-        var checker = OfflineChecker(judge: judge)
-        checker.revocationLists = try crlFiles.map { path throws(InputError) in
+extension OfflineChecker {
+    /// The offline use case for `judge` with the evidence files of `options`, read whole; a file that cannot be read
+    /// is an input error.
+    init(_ judge: Judge, evidence options: OfflineEvidenceOptions) throws(InputError) {
+        self.init(judge: judge)
+        revocationLists = try options.crlFiles.map { path throws(InputError) in
             RevocationDocument(kind: .crl, source: "CRL file \(path)",
                                content: .success(try Self.read(path, option: "--crl-file")))
         }
-        checker.staple = try ocspResponse.map { path throws(InputError) in try Self.read(path, option: "--ocsp-response") }
-        return checker
+        staple = try options.ocspResponse.map { path throws(InputError) in
+            try Self.read(path, option: "--ocsp-response")
+        }
     }
 
     private static func read(_ path: String, option: String) throws(InputError) -> [UInt8] {
