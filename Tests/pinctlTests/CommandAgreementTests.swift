@@ -81,6 +81,21 @@ import TestSupport
         """
     }
 
+    /// The policy file, with the NSC app's resources beside it (its anchor is the fixture's root); its path.
+    static func writePolicyFile(in directory: TemporaryDirectory, _ fixture: RevocationFixture, targets: [String])
+        throws -> String
+    {
+        let pins = Pins(ca: try opensslPin("ca.pem", in: fixture.directory),
+                        rogue: try opensslPin("rogue.pem", in: fixture.directory),
+                        responder: try opensslPin("responder.pem", in: fixture.directory))
+        _ = try directory.makeDirectory("app/res/raw")
+        _ = try directory.makeDirectory("app/res/xml")
+        try FileManager.default.copyItem(atPath: fixture.directory + "/root.pem",
+                                         toPath: directory.path("app/res/raw/revocation_root.pem"))
+        let nsc = try directory.write("app/res/xml/network_security_config.xml", text: nscConfig(otherPin: pins.rogue))
+        return try directory.write("pinctl.yaml", text: policyFile(fixture, nsc: nsc, targets: targets, pins: pins))
+    }
+
     /// The `sha256/BASE64` SPKI pin of a certificate file, as the openssl CLI computes it.
     static func opensslPin(_ file: String, in directory: String) throws -> String {
         let result = try PinctlProcess.runShell(
@@ -153,23 +168,13 @@ import TestSupport
             let named = try RevocationTests.server("api", in: fixture)
             defer { named.stop() }
 
-            let pins = Pins(ca: try Self.opensslPin("ca.pem", in: fixture.directory),
-                            rogue: try Self.opensslPin("rogue.pem", in: fixture.directory),
-                            responder: try Self.opensslPin("responder.pem", in: fixture.directory))
-            _ = try directory.makeDirectory("app/res/raw")
-            _ = try directory.makeDirectory("app/res/xml")
-            try FileManager.default.copyItem(atPath: fixture.directory + "/root.pem",
-                                             toPath: directory.path("app/res/raw/revocation_root.pem"))
-            let nsc = try directory.write("app/res/xml/network_security_config.xml",
-                                          text: Self.nscConfig(otherPin: pins.rogue))
             let servers = [
                 Server(name: "good", port: good.port, host: "127.0.0.1", chain: "good-chain.pem",
                        staple: "staple-good.der"),
                 Server(name: "revoked", port: revoked.port, host: "127.0.0.1", chain: "revoked-chain.pem"),
                 Server(name: "named", port: named.port, host: "api.example.com", chain: "api-chain.pem"),
             ]
-            let file = try directory.write("pinctl.yaml", text: Self.policyFile(
-                fixture, nsc: nsc, targets: servers.map(\.target), pins: pins))
+            let file = try Self.writePolicyFile(in: directory, fixture, targets: servers.map(\.target))
 
             let pinned = Verdict(trusted: true, reason: "pin-matched")
             let validated = Verdict(trusted: true, reason: "validated")
@@ -234,6 +239,36 @@ import TestSupport
                 ["verify", "--config", file, "--chain", fixture.directory + "/revoked-chain.pem", "--host",
                  "127.0.0.1", "--ocsp-response", answer] + Self.common, in: directory.path)
             #expect(try Self.verdicts(verify)["alamofire-any"] == expected["revoked"]?["alamofire-any"], "\(verify)")
+        }
+    }
+
+    /// `--revocation crl` on the command line is every app's check (DESIGN §3), and offline `--crl-file` gives the
+    /// same CRL the distribution point serves: check, lint and verify reject the revoked leaf for every app alike.
+    /// `serve` takes no part: it has no `--revocation`, a probe checks what each library asks for (DESIGN §11).
+    @Test func aCRLForEveryAppRevokesTheLeafInCheckLintAndVerifyAlike() throws {
+        try TemporaryDirectory.with { directory in
+            let fixture = try RevocationFixture(in: directory.path("pki"))
+            defer { fixture.stop() }
+            let revoked = try RevocationTests.server("revoked", in: fixture)
+            defer { revoked.stop() }
+            let target = "127.0.0.1:\(revoked.port)"
+            let file = try Self.writePolicyFile(in: directory, fixture, targets: [target])
+            // TrustKit judges only api.example.com; every app judging 127.0.0.1 trusts the chain, then its CRL
+            // says revoked.
+            let apps = ["afnetworking", "alamofire-any", "alamofire-staple", "okhttp", "nsc-override"]
+            let revokedVerdict = Verdict(trusted: false, reason: "revoked")
+            let expected = Dictionary(uniqueKeysWithValues: apps.map { ($0, revokedVerdict) })
+
+            let live = [target, "--config", file, "--timeout", "5", "--revocation", "crl", "--revocation-allow-private"]
+                + Self.common
+            let check = try PinctlProcess.run(["check"] + live, in: directory.path)
+            #expect(try Self.verdicts(check) == expected, "\(check)")
+            let lint = try PinctlProcess.run(["lint"] + live, in: directory.path)
+            #expect(try Self.verdicts(lint) == expected, "\(lint)")
+            let verify = try PinctlProcess.run(
+                ["verify", "--config", file, "--chain", fixture.directory + "/revoked-chain.pem", "--host",
+                 "127.0.0.1", "--crl-file", fixture.directory + "/ca.crl"] + Self.common, in: directory.path)
+            #expect(try Self.verdicts(verify) == expected, "\(verify)")
         }
     }
 
