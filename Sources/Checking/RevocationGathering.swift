@@ -6,21 +6,26 @@ import Transport
 /// response or CRL fetched from the URL the leaf names. Only a network failure is an error (exit 3, its own code);
 /// a server that answers with something unusable is evidence, judged `ocsp-invalid`.
 enum RevocationGathering {
-    static func evidence(
-        _ mode: RevocationMode, presented: [X509Certificate], staple: [UInt8]?, proxies: ProxyConfiguration,
-        family: AddressFamily, destination: RevocationDestination, deadline: Deadline
-    ) -> Result<RevocationEvidence, TLSConnectionError> {
+    /// What a check of `mode` needs before anything is fetched: the evidence, when it is complete already (the
+    /// staple, or why nothing can be asked), or the URLs to ask. Live and offline checks both start here, so they
+    /// agree on what can be judged without asking anyone.
+    enum Plan {
+        case ready(RevocationEvidence)
+        case fetch(RevocationEvidence, urls: [String], request: [UInt8]?, leafName: String)
+    }
+
+    static func plan(_ mode: RevocationMode, presented: [X509Certificate], staple: [UInt8]?) -> Plan {
         var evidence = RevocationEvidence(mode: mode)
         evidence.staple = staple
-        guard mode == .ocsp || mode == .crl, let leaf = presented.first else { return .success(evidence) }
+        guard mode == .ocsp || mode == .crl, let leaf = presented.first else { return .ready(evidence) }
         // A stapled response is the responder's own answer, relayed: asking the responder again adds nothing.
-        if mode == .ocsp, staple != nil { return .success(evidence) }
+        if mode == .ocsp, staple != nil { return .ready(evidence) }
         let leafName = "certificate #0 (\(leaf.subject))"
         // The request names the issuer's key: the one the server sent. The engine checks the answer against the
         // issuer of the chain it built.
         guard let issuer = presented.dropFirst().first(where: { leaf.isIssued(by: $0) }) else {
             evidence.unavailable = "the server did not send the issuer of \(leafName), needed to ask about it"
-            return .success(evidence)
+            return .ready(evidence)
         }
         let named = mode == .ocsp ? leaf.ocspResponderURLs : leaf.crlDistributionURLs
         // RFC 5280 and 6960 fetch over plain HTTP (the document is signed); an https:// or ldap:// source would need a
@@ -30,13 +35,37 @@ enum RevocationGathering {
             let what = mode == .ocsp ? "OCSP responder" : "CRL distribution point"
             evidence.unavailable = named.isEmpty ? "\(leafName) names no \(what)"
                 : "\(leafName) names no http:// \(what) (only \(named.joined(separator: ", ")))"
-            return .success(evidence)
+            return .ready(evidence)
         }
         let request = mode == .ocsp ? OCSPExchange.request(for: leaf, issuer: issuer) : nil
         guard mode == .crl || request != nil else {
             evidence.unavailable = "cannot build an OCSP request for \(leafName)"
-            return .success(evidence)
+            return .ready(evidence)
         }
+        return .fetch(evidence, urls: urls, request: request, leafName: leafName)
+    }
+
+    /// The evidence for `mode`, fetched from the leaf's URLs when the plan says so; a network failure of every URL
+    /// is the failure.
+    static func evidence(
+        _ mode: RevocationMode, presented: [X509Certificate], staple: [UInt8]?, proxies: ProxyConfiguration,
+        family: AddressFamily, destination: RevocationDestination, deadline: Deadline
+    ) -> Result<RevocationEvidence, EvidenceFailure> {
+        switch plan(mode, presented: presented, staple: staple) {
+        case .ready(let evidence):
+            return .success(evidence)
+        case .fetch(let evidence, let urls, let request, let leafName):
+            return fetch(evidence, urls: urls, request: request, leafName: leafName, proxies: proxies, family: family,
+                         destination: destination, deadline: deadline)
+        }
+    }
+
+    private static func fetch(
+        _ planned: RevocationEvidence, urls: [String], request: [UInt8]?, leafName: String, proxies: ProxyConfiguration,
+        family: AddressFamily, destination: RevocationDestination, deadline: Deadline
+    ) -> Result<RevocationEvidence, EvidenceFailure> {
+        var evidence = planned
+        let mode = evidence.mode
         // Each URL in turn until one answers: a responder that is down is a network failure only if none answers.
         var lastFailure: RevocationFetchFailure?
         for url in urls {
@@ -61,8 +90,9 @@ enum RevocationGathering {
         let failure = lastFailure ?? RevocationFetchFailure("no revocation source answered", networkKind: .refused)
         let hint = failure.refusedNonPublicDestination ? "; the checked server's certificate chose it, and pinctl does "
             + "not connect inside your network for it unless --revocation-allow-private" : ""
-        return .failure(TLSConnectionError(failure.networkKind ?? .refused,
-                                           "revocation check of \(leafName): " + failure.description + hint))
+        let kind = failure.networkKind ?? .refused
+        return .failure(EvidenceFailure(code: kind.rawValue,
+                                        message: "revocation check of \(leafName): " + failure.description + hint))
     }
 }
 

@@ -5,7 +5,8 @@ import Transport
 
 /// Checks one target: splits it into its edges, connects to each (at once, all within the target's one timeout),
 /// judges each presented chain, and gathers and applies the revocation evidence each trusted report asks for.
-/// `check` and `serve`'s `/probe` both check through here, so they cannot disagree.
+/// `check`, `lint` and `serve`'s `/probe` check through here, and judge a chain by the steps `OfflineChecker`
+/// (`verify`) takes, so they cannot disagree.
 public struct TargetChecker: Sendable {
     public let connection: ConnectionSettings
     public let edges: EdgeSettings
@@ -62,58 +63,15 @@ public struct TargetChecker: Sendable {
                 return [failed(name, domain: domain, error, edge: split ? edge : nil)]
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
-            let judgement = judge.judge(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result))
-            guard case .reports(let reports) = judgement else {
-                return [.judged(target: name, judgement, edge: split ? edge : nil)]
-            }
-            let checked = checkRevocation(reports, result, edge: split ? edge : nil, deadline: deadline)
-            let judged = Judge.Judgement.reports(checked.reports)
-            var outcomes: [CheckOutcome] = []
-            if !checked.reports.isEmpty || checked.failures.isEmpty {
-                outcomes.append(.judged(target: name, split ? judged.on(edge) : judged, edge: split ? edge : nil))
-            }
-            if !checked.failures.isEmpty { outcomes.append(.failed(checked.failures, edge: split ? edge : nil)) }
-            return outcomes
+            let steps = ChainJudging(judge: judge, revocation: revocation)
+            return steps.outcomes(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result),
+                                  edge: split ? edge : nil, gather: { mode in
+                RevocationGathering.evidence(
+                    mode, presented: result.presented, staple: result.stapledOCSPResponse,
+                    proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
+                    deadline: deadline)
+            })
         }).flatMap { $0 }
-    }
-
-    /// Each trusted report with the revocation check it needs: `--revocation`'s, else the one its library asked for
-    /// (Alamofire's revocation evaluator). Nothing is fetched for a chain no policy trusts, and each kind of evidence
-    /// once per edge. Evidence that cannot be had is the error of the apps that asked for it (DESIGN §3); the others
-    /// keep their reports.
-    private func checkRevocation(_ reports: [TargetReport], _ result: TLSHandshakeResult, edge: Edge?,
-                                 deadline: Deadline) -> (reports: [TargetReport], failures: [FailureReport])
-    {
-        var gathered: [RevocationMode: Result<RevocationEvidence, TLSConnectionError>] = [:]
-        var checked: [TargetReport] = []
-        var failures: [FailureReport] = []
-        for report in reports {
-            let request = revocation != .none
-                ? RevocationRequest(mode: revocation, requiresPositiveResponse: false)
-                : report.evaluation.revocationRequest
-            guard let request, request.mode != .none, report.evaluation.isTrusted else {
-                checked.append(report)
-                continue
-            }
-            let found = gathered[request.mode] ?? RevocationGathering.evidence(
-                request.mode, presented: result.presented, staple: result.stapledOCSPResponse,
-                proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
-                deadline: deadline)
-            gathered[request.mode] = found
-            switch found {
-            case .success(var evidence):
-                evidence.requiresPositiveResponse = request.requiresPositiveResponse
-                checked.append(report.applying(evidence))
-            case .failure(let error):
-                var failure = FailureReport(
-                    target: report.target, domain: report.domain, time: judge.time, app: report.app,
-                    policy: report.policy, code: error.kind.rawValue,
-                    message: edge.map { "edge \($0.label): " + error.message } ?? error.message)
-                failure.edge = edge
-                failures.append(failure)
-            }
-        }
-        return (checked, failures)
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.

@@ -146,10 +146,15 @@ extension CheckOutcome {
         case .judged(let target, let judgement, _):
             return reporter.emit(judgement, target: target)
         case .failed(let failures, _):
-            // One message on stderr, however many apps the target was for.
-            failures.first.map(reporter.emitError)
-            failures.dropFirst().forEach(reporter.emitQuietly)
-            return failures.first?.status ?? .connectionFailure
+            // Each message once on stderr, however many apps it is for: a failed connection is every app's, while
+            // evidence that could not be had may differ by app (the responder's, the staple).
+            var said: Set<String> = []
+            for failure in failures {
+                if said.insert(failure.message).inserted { reporter.emitError(failure) } else {
+                    reporter.emitQuietly(failure)
+                }
+            }
+            return failures.isEmpty ? .connectionFailure : ExitStatus.combined(failures.map(\.status))
         }
     }
 }

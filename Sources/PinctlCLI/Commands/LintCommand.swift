@@ -11,7 +11,8 @@ struct LintCommand: ParsableCommand {
         discussion: """
             For every app and host: which certificate of today's built chain each pin matches, the forecast for \
             four events (renew-leaf, rekey-leaf, new-intermediate, new-ca: survives, needs-backup or breaks), the \
-            date the first break is due, and findings with what to do. Exit 1 on any error finding.
+            date the first break is due, and findings with what to do. Exit 1 on any error finding. Each app is \
+            judged as `check` judges it on a live target (revocation included), and as `verify` does with --chain.
 
             Examples:
               pinctl lint --config pinctl.yaml
@@ -38,6 +39,8 @@ struct LintCommand: ParsableCommand {
     var horizon: Int = 400
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Revocation") var revocation: RevocationOptions
+    @OptionGroup(title: "Revocation offline (with --chain)") var evidence: OfflineEvidenceOptions
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
@@ -46,6 +49,12 @@ struct LintCommand: ParsableCommand {
         guard targets.isEmpty || chainFiles.isEmpty else { throw ValidationError("give targets or --chain, not both") }
         if !chainFiles.isEmpty, host == nil { throw ValidationError("--chain needs --host: the host the chain is for") }
         if let host, let problem = DomainName.syntaxError(host) { throw ValidationError("--host \(host): \(problem)") }
+        if chainFiles.isEmpty, !evidence.crlFiles.isEmpty || evidence.ocspResponse != nil {
+            throw ValidationError("--crl-file and --ocsp-response are for --chain: a live target's are fetched")
+        }
+        if !chainFiles.isEmpty, revocation.revocation != .none {
+            throw ValidationError("--revocation is for live targets: with --chain give --crl-file or --ocsp-response")
+        }
         if chainFiles.isEmpty, targets.isEmpty, policyOptions.config == nil {
             throw ValidationError("missing target: give targets, --chain FILE --host NAME, or --config FILE")
         }
@@ -58,21 +67,18 @@ struct LintCommand: ParsableCommand {
             let judge = try Judge(policyOptions)
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
-                statuses.append(lint(judge.judge(target: chainFiles.joined(separator: ","), domain: host,
-                                                 presented: presented, tls: nil), reporter))
+                let checker = try OfflineChecker(judge, evidence: evidence)
+                let outcomes = checker.check(target: chainFiles.joined(separator: ","), domain: host,
+                                             presented: presented)
+                statuses += outcomes.map { lint($0, reporter) }
             } else {
                 let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
                 guard !targets.isEmpty else { throw InputError("the policy file lists no targets: give them") }
+                var checker = TargetChecker(connection: connection.settings, edges: EdgeSettings(), judge: judge)
+                checker.revocation = revocation.revocation
+                checker.revocationDestination = revocation.destination
                 for target in targets {
-                    let domain = connection.domain(for: target)
-                    do {
-                        let result = try connection.handshake(with: target)
-                        statuses.append(lint(judge.judge(target: target.description, domain: domain,
-                                                         presented: result.presented, tls: TLSInfo(result)), reporter))
-                    } catch {
-                        Terminal.error(error.message)
-                        statuses.append(error.status)
-                    }
+                    statuses += checker.check(target).map { lint($0, reporter) }
                 }
             }
         } catch {
@@ -84,12 +90,14 @@ struct LintCommand: ParsableCommand {
         if status != .trusted { try status.exit() }
     }
 
-    private func lint(_ judgement: Judge.Judgement, _ reporter: LintReporter) -> ExitStatus {
-        switch judgement {
-        case .inputError(let message), .uncovered(let message):
+    /// Lints each report of an outcome; a chain that could not be judged (or an app whose evidence could not be
+    /// had) is said once on stderr, and is an `error` object per app in JSON.
+    private func lint(_ outcome: CheckOutcome, _ reporter: LintReporter) -> ExitStatus {
+        switch outcome {
+        case .judged(_, .inputError(let message), _), .judged(_, .uncovered(let message), _):
             Terminal.error(message)
             return .inputError
-        case .reports(let reports):
+        case .judged(_, .reports(let reports), _):
             var status = ExitStatus.trusted
             for report in reports {
                 let result = LintResult(policy: report.policy, host: report.domain, evaluation: report.evaluation,
@@ -98,6 +106,11 @@ struct LintCommand: ParsableCommand {
                 if result.hasError { status = .rejected }
             }
             return status
+        case .failed(let failures, _):
+            var said: Set<String> = []
+            for failure in failures where said.insert(failure.message).inserted { Terminal.error(failure.message) }
+            failures.forEach(reporter.emit)
+            return failures.isEmpty ? .connectionFailure : ExitStatus.combined(failures.map(\.status))
         }
     }
 }

@@ -33,11 +33,7 @@ struct VerifyCommand: ParsableCommand {
         valueName: "name"))
     var host: String?
 
-    @Option(name: .customLong("crl-file"), help: ArgumentHelp(
-        "Once the chain is trusted, check the leaf against this CRL of its issuer (DER or PEM); repeatable.",
-        valueName: "file"))
-    var crlFiles: [String] = []
-
+    @OptionGroup(title: "Revocation") var evidence: OfflineEvidenceOptions
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
@@ -51,18 +47,15 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let reporter = Reporter(output: output)
         let target = chainFiles.joined(separator: ",")
-        let status: ExitStatus
+        var status = ExitStatus.trusted
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
             let judge = try Judge(policyOptions)
-            var judgement = judge.judge(target: target, domain: host, presented: presented, tls: nil)
-            if case .reports(let reports) = judgement {
-                let lists = try crlDocuments()
-                judgement = .reports(reports.map { Self.checkRevocation($0, lists: lists) })
-            }
-            status = reporter.emit(judgement, target: target)
+            let checker = try OfflineChecker(judge, evidence: evidence)
+            let outcomes = checker.check(target: target, domain: host, presented: presented)
+            status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()
-            if case .reports(let reports) = judgement { summary.add(reports) }
+            for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }
             reporter.finish(summary: judge.isPolicyFile ? summary : nil)
         } catch {
             reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,
@@ -71,32 +64,5 @@ struct VerifyCommand: ParsableCommand {
             status = .inputError
         }
         if status != .trusted { try status.exit() }
-    }
-
-    /// The `--crl-file` documents, read whole; a file that cannot be read is an input error.
-    private func crlDocuments() throws(InputError) -> [RevocationDocument] {
-        try crlFiles.map { path throws(InputError) in
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw InputError("--crl-file \(path): cannot be read")
-            }
-            return RevocationDocument(kind: .crl, source: "CRL file \(path)", content: .success([UInt8](data)))
-        }
-    }
-
-    /// A report with the CRLs judged into it; a library that asks for a check verify cannot make (OCSP, a staple)
-    /// hears why, as a warning (or a failure when it requires a positive answer).
-    private static func checkRevocation(_ report: TargetReport, lists: [RevocationDocument]) -> TargetReport {
-        let request = report.evaluation.revocationRequest
-        if !lists.isEmpty {
-            var evidence = RevocationEvidence(mode: .crl)
-            evidence.documents = lists
-            evidence.requiresPositiveResponse = request?.requiresPositiveResponse ?? false
-            return report.applying(evidence)
-        }
-        guard let request, request.mode != .none else { return report }
-        var evidence = RevocationEvidence(mode: request.mode == .stapled ? .ocsp : request.mode)
-        evidence.requiresPositiveResponse = request.requiresPositiveResponse
-        evidence.unavailable = "verify fetches nothing and sees no staple (give --crl-file)"
-        return report.applying(evidence)
     }
 }

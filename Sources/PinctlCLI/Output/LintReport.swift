@@ -35,6 +35,15 @@ struct LintReport {
             ("host", JSONValue(report.domain)),
             ("target", .string(report.target)),
             ("evaluatedAt", .string(Timestamp.iso8601(evaluation.time))),
+        ]
+        // The verdict and its reason, as `check` writes them: lint judges with the same checking core.
+        members.append(("verdict", .string(report.verdictWord)))
+        if let rejection = evaluation.rejection {
+            members.append(("reason", .object([("code", .string(rejection.reason.code)),
+                                               ("message", .string(evaluation.rejectionMessage ?? ""))])))
+        }
+        if let basis = evaluation.trustBasis { members.append(("trust", .object([("basis", .string(basis.code))]))) }
+        members += [
             ("attribution", .array(result.forecast.attribution.map { attribution in
                 .object([
                     ("pin", .string(attribution.pin.pin.description)),
@@ -102,6 +111,12 @@ final class LintReporter {
         case .junit, .sarif:
             collected.append(report)
         }
+    }
+
+    /// An app whose chain could not be judged (or whose revocation evidence could not be had): in JSON an object
+    /// with `verdict: error` and its code, as `check` writes it; the text formats have its message on stderr.
+    func emit(_ failure: FailureReport) {
+        if output.format == .json { print(failure.json.serialized) }
     }
 
     func finish() {
