@@ -35,6 +35,13 @@ struct OkHttpConstantTests {
             }
             val pinner = CertificatePinner.Builder().add("a.example.com", Pins.LEAF).build()
             """, entries: [.init("a.example.com", okA)]),
+        .init(name: "templates naming constants, bare and through an object", file: "P.kt", source: """
+            private const val HASH = "\(okA.dropFirst("sha256/".count))"
+            object Backup { const val HASH_B = "\(okB.dropFirst("sha256/".count))" }
+            val pinner = CertificatePinner.Builder()
+                .add("a.example.com", "sha256/$HASH", \"\"\"sha256/${ Backup.HASH_B }\"\"\")
+                .build()
+            """, entries: [.init("a.example.com", okA), .init("a.example.com", okB)]),
         .init(name: "Java: private static final String, concatenated", file: "P.java", source: """
             class P {
                 private static final String HOST = "a.example.com";
@@ -71,6 +78,8 @@ struct OkHttpConstantTests {
         ("another file's object", "", "Other.PIN"),
         ("a BuildConfig field", "", "BuildConfig.PIN"),
         ("a cycle", "val PIN = \"sha256/\" + HASH\nval HASH = PIN\n", "PIN"),
+        ("a template computing its value", "val HASHES = listOf(\"x\")\n", "\"sha256/${HASHES[0]}\""),
+        ("a template naming a var", "var HASH = \"x\"\n", "\"sha256/$HASH\""),
     ])
     func whatTheFileDoesNotFixIsRefused(_ name: String, _ declarations: String, _ argument: String) throws {
         let file = declarations.hasPrefix("class P") ? "P.java" : "P.kt"

@@ -1,10 +1,10 @@
-/// The string constants a source file declares, so that `add(HOST, PIN_A, "sha256/" + HASH)` is read when every name
-/// it uses holds a value written in the same file (#19: teams keep pins in constants).
+/// The string constants a source file declares, so that `add(HOST, PIN_A, "sha256/" + HASH, "sha256/$HASH")` is read
+/// when every name it uses holds a value written in the same file (#19: teams keep pins in constants).
 ///
 /// A constant is Kotlin's `const val NAME = …` or `val NAME = …` (at the top level, in an object or a companion
 /// object, `: String` or not), or Java's `final String NAME = …;` (`static`, `private` or not), whose value is string
 /// literals and constants joined by `+`. A name is followed only when the file declares it exactly once and never
-/// assigns it again: a `var`, a Java field without `final`, or one name declared twice (two functions' locals, a
+/// assigns it again (a Kotlin template `$NAME` or `${Owner.NAME}` is such a name; any other `${…}` is not): a `var`, a Java field without `final`, or one name declared twice (two functions' locals, a
 /// shadowing parameter) leaves it unresolved, and reading stops there rather than guess which value the app uses.
 /// `Owner.NAME` is followed when `Owner` is an object, class or interface of this file; `BuildConfig.NAME` and any
 /// other owner are not in the file.
@@ -65,18 +65,29 @@ struct OkHttpConstants {
         var sources: [String] = []
         var index = range.lowerBound
         while index < range.upperBound {
-            if case .string(let value, nil) = tokens[index].kind {
-                text += value
+            if case .string(let value, let dynamic) = tokens[index].kind {
+                if dynamic == nil {
+                    text += value
+                } else {
+                    // A template names a constant (`"sha256/$HASH"`): its value goes where the template stood.
+                    let templates = tokens[index].templates
+                    guard !templates.isEmpty else { return nil }
+                    var bytes = Array(value.utf8)
+                    for template in templates.reversed() {
+                        guard let name = template.name,
+                              let inner = constant(name.split(separator: ".").map(String.init), depth: depth,
+                                                   visiting: &visiting)
+                        else { return nil }
+                        bytes.insert(contentsOf: Array(inner.text.utf8), at: template.offset)
+                        sources += inner.sources
+                    }
+                    text += String(decoding: bytes, as: UTF8.self)
+                }
                 index += 1
-            } else if let (name, end) = reference(at: index, before: range.upperBound) {
-                guard let declared = declarations[name], declared.count == 1, !declared[0].reassignable,
-                      !visiting.contains(name)
-                else { return nil }
-                visiting.insert(name)
-                guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
-                visiting.remove(name)
+            } else if let (names, end) = reference(at: index, before: range.upperBound) {
+                guard let inner = constant(names, depth: depth, visiting: &visiting) else { return nil }
                 text += inner.text
-                sources += ["\(name) (line \(declared[0].line))"] + inner.sources
+                sources += inner.sources
                 index = end
             } else {
                 return nil
@@ -89,8 +100,24 @@ struct OkHttpConstants {
         return Value(text: text, sources: sources)
     }
 
-    /// `NAME`, `Owner.NAME` or `Owner.Companion.NAME` at `index`: the constant's name and the index after it.
-    private func reference(at index: Int, before end: Int) -> (String, Int)? {
+    /// The value of the constant `names` (`NAME`, `Owner.NAME`, `Owner.Companion.NAME`): declared once in this file,
+    /// never reassigned, its owner (if named) declared here too.
+    private func constant(_ names: [String], depth: Int, visiting: inout Set<String>) -> Value? {
+        guard let name = names.last else { return nil }
+        let qualifiers = names.dropLast()
+        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
+              qualifiers.first.map(owners.contains) ?? true,
+              let declared = declarations[name], declared.count == 1, !declared[0].reassignable,
+              !visiting.contains(name)
+        else { return nil }
+        visiting.insert(name)
+        defer { visiting.remove(name) }
+        guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
+        return Value(text: inner.text, sources: ["\(name) (line \(declared[0].line))"] + inner.sources)
+    }
+
+    /// `NAME`, `Owner.NAME` or `Owner.Companion.NAME` at `index`: its names and the index after it.
+    private func reference(at index: Int, before end: Int) -> ([String], Int)? {
         guard let first = tokens[index].identifier else { return nil }
         var names = [first]
         var next = index + 1
@@ -98,11 +125,7 @@ struct OkHttpConstants {
             names.append(name)
             next += 2
         }
-        let qualifiers = names.dropLast()
-        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
-              qualifiers.first.map(owners.contains) ?? true
-        else { return nil }
-        return (names[names.count - 1], next)
+        return (names, next)
     }
 
     /// `val NAME [: String] = VALUE`, `const` or not; `var` is recorded as reassignable.

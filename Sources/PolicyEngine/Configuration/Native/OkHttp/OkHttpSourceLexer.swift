@@ -17,6 +17,8 @@ struct OkHttpSourceLexer {
     var mark = (offset: 0, column: 1)
     /// How deep `${…}` templates nest here: bounded, so a hostile file cannot exhaust the stack.
     var templateDepth = 0
+    /// The templates of the string literal read last, for its token.
+    var stringTemplates: [OkHttpSourceToken.Template] = []
     /// Java's translation when the file has escapes: `bytes` are then the translated ones, places are in the original.
     private var escapes: JavaUnicodeEscapes?
 
@@ -84,6 +86,7 @@ struct OkHttpSourceLexer {
                 try skipBlockComment()
                 continue
             case UInt8(ascii: "\""):
+                stringTemplates = []
                 kind = try string()
             case UInt8(ascii: "'"):
                 try skipCharacter()
@@ -102,8 +105,10 @@ struct OkHttpSourceLexer {
                 index += 1
                 kind = .punctuation(current)
             }
-            tokens.append(OkHttpSourceToken(kind: kind, range: start.offset..<index, line: start.line,
-                                            column: start.column))
+            var token = OkHttpSourceToken(kind: kind, range: start.offset..<index, line: start.line,
+                                          column: start.column)
+            if case .string = kind { token.templates = stringTemplates }
+            tokens.append(token)
         }
         return tokens
     }

@@ -14,6 +14,7 @@ extension OkHttpSourceLexer {
         index += 1
         var value: [UInt8] = []
         var dynamic: String?
+        var templates: [OkHttpSourceToken.Template] = []
         while true {
             guard !atLineEnd else {
                 throw error(start, "unterminated string literal: the \" opened here is not closed on its line")
@@ -21,11 +22,13 @@ extension OkHttpSourceLexer {
             let current = bytes[index]
             if current == UInt8(ascii: "\"") {
                 index += 1
+                stringTemplates = templates
                 return .string(value: String(decoding: value, as: UTF8.self), dynamic: dynamic)
             } else if current == UInt8(ascii: "\\") {
                 try escape(into: &value)
             } else if language == .kotlin, current == UInt8(ascii: "$"), let template = try template(start) {
-                dynamic = dynamic ?? "a string with the template \(template)"
+                templates.append(.init(offset: value.count, name: Self.templateName(template.text)))
+                dynamic = dynamic ?? "a string with the template \(template.shown)"
             } else {
                 value.append(current)
                 index += 1
@@ -38,6 +41,7 @@ extension OkHttpSourceLexer {
         index += 3
         var value: [UInt8] = []
         var dynamic: String?
+        var templates: [OkHttpSourceToken.Template] = []
         while true {
             guard let current = byte(at: index) else {
                 throw error(start, "unterminated raw string: the \"\"\" opened here is never closed")
@@ -48,11 +52,13 @@ extension OkHttpSourceLexer {
                 if run >= 3 {
                     value += Array(repeating: UInt8(ascii: "\""), count: run - 3)
                     index += run
+                    stringTemplates = templates
                     return .string(value: String(decoding: value, as: UTF8.self), dynamic: dynamic)
                 }
             }
             if current == UInt8(ascii: "$"), let template = try template(start) {
-                dynamic = dynamic ?? "a string with the template \(template)"
+                templates.append(.init(offset: value.count, name: Self.templateName(template.text)))
+                dynamic = dynamic ?? "a string with the template \(template.shown)"
                 continue
             }
             value.append(current)
@@ -141,7 +147,7 @@ extension OkHttpSourceLexer {
 
     /// A Kotlin template at a `$`: `$name` or `${expression}` (read through nested strings and braces); nil when the
     /// `$` is a plain character.
-    private mutating func template(_ start: Place) throws(ConfigurationError) -> String? {
+    private mutating func template(_ start: Place) throws(ConfigurationError) -> (text: String, shown: String)? {
         let first = index
         guard let next = byte(at: index + 1) else { return nil }
         if next == UInt8(ascii: "{") {
@@ -174,6 +180,25 @@ extension OkHttpSourceLexer {
             return nil
         }
         let text = String(decoding: bytes[first..<index], as: UTF8.self)
-        return text.count > 40 ? String(text.prefix(37)) + "…" : text
+        return (text, text.count > 40 ? String(text.prefix(37)) + "…" : text)
+    }
+
+    /// The value a template names: `$NAME` or `${NAME}`, `${Owner.NAME}` with blanks inside the braces; nil for any
+    /// other expression (a call, an index, an operator), whose value is not a constant's.
+    static func templateName(_ text: String) -> String? {
+        var body = Substring(text.dropFirst())
+        if body.hasPrefix("{") {
+            body = body.dropFirst().dropLast()
+            body = body.drop(while: { $0 == " " || $0 == "\t" })
+            while body.last == " " || body.last == "\t" { body = body.dropLast() }
+        }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.allSatisfy({ part in
+            guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
+                return false
+            }
+            return part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }) else { return nil }
+        return String(body)
     }
 }

@@ -17,6 +17,14 @@ struct OkHttpSourceToken: Sendable {
     let line: Int
     /// In characters (Unicode scalars) from 1.
     let column: Int
+    /// A Kotlin string's templates, in order: each inserted at a byte offset of the value the lexer kept (the text
+    /// around them), naming a value (`$HASH`, `${Pins.HASH}`) or nil for any other expression.
+    var templates: [Template] = []
+
+    struct Template: Sendable {
+        let offset: Int
+        let name: String?
+    }
 
     func isPunctuation(_ character: Unicode.Scalar) -> Bool { kind == .punctuation(UInt8(ascii: character)) }
 
