@@ -139,7 +139,9 @@ struct OkHttpAddArguments {
             guard !range.isEmpty else { return error(at: range.lowerBound, "an empty \(role) argument") }
             let slice = tokens[range]
             let kind: String
-            if let dynamic = slice.lazy.compactMap({ token -> String? in
+            if let problem = constants.buildConfigProblem(in: range) {
+                kind = "a BuildConfig field: \(problem)"
+            } else if let dynamic = slice.lazy.compactMap({ token -> String? in
                 if case .string(_, let dynamic?) = token.kind { return dynamic }
                 return nil
             }).first {

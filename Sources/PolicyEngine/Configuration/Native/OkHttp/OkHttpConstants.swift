@@ -23,14 +23,20 @@ struct OkHttpConstants {
     }
 
     private let tokens: [OkHttpSourceToken]
+    /// The module's build file, for `BuildConfig.NAME`; nil when the file names no BuildConfig or none was found.
+    private let buildConfig: GradleBuildConfig?
+    /// The build type or flavour whose BuildConfig values are read; nil: every variant must agree.
+    private let variant: String?
     private var declarations: [String: [Declaration]] = [:]
     /// Objects, classes and interfaces this file declares: owners whose constants are in it.
     private var owners: Set<String> = []
     /// How deep constants may refer to constants: far beyond any real file, and no cycle loops.
     private static let maximumDepth = 16
 
-    init(_ tokens: [OkHttpSourceToken]) {
+    init(_ tokens: [OkHttpSourceToken], buildConfig: GradleBuildConfig? = nil, variant: String? = nil) {
         self.tokens = tokens
+        self.buildConfig = buildConfig
+        self.variant = variant
         for index in tokens.indices {
             guard let word = tokens[index].identifier else { continue }
             switch word {
@@ -104,6 +110,12 @@ struct OkHttpConstants {
     /// never reassigned, its owner (if named) declared here too.
     private func constant(_ names: [String], depth: Int, visiting: inout Set<String>) -> Value? {
         guard let name = names.last else { return nil }
+        if names.count >= 2, names[names.count - 2] == "BuildConfig" {
+            guard let buildConfig, case .success(let field) = buildConfig.value(of: name, variant: variant) else {
+                return nil
+            }
+            return Value(text: field.value, sources: ["BuildConfig.\(name) (\(buildConfig.path):\(field.line))"])
+        }
         let qualifiers = names.dropLast()
         guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
               qualifiers.first.map(owners.contains) ?? true,
@@ -114,6 +126,19 @@ struct OkHttpConstants {
         defer { visiting.remove(name) }
         guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
         return Value(text: inner.text, sources: ["\(name) (line \(declared[0].line))"] + inner.sources)
+    }
+
+    /// Why the first `BuildConfig.NAME` in `range` has no value, for the reader's message; nil when none is named.
+    func buildConfigProblem(in range: Range<Int>) -> String? {
+        for index in range where tokens[index].identifier == "BuildConfig" && tokens[safe: index + 1]?
+            .isPunctuation(".") == true {
+            guard let name = tokens[safe: index + 2]?.identifier else { continue }
+            guard let buildConfig else {
+                return "no build.gradle or build.gradle.kts in the directories above this file declares it"
+            }
+            if case .failure(let problem) = buildConfig.value(of: name, variant: variant) { return problem.reason }
+        }
+        return nil
     }
 
     /// `NAME`, `Owner.NAME` or `Owner.Companion.NAME` at `index`: its names and the index after it.

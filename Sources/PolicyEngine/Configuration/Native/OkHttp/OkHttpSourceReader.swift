@@ -13,22 +13,24 @@ public enum OkHttpSourceReader {
         let pins: [OkHttpAddArguments.Literal]
     }
 
-    public static func read(_ path: String, hosts: [String]) throws(ConfigurationError)
+    /// `variant`: the build type or flavour whose `BuildConfig` values are read (nil: the file's values must agree).
+    public static func read(_ path: String, hosts: [String], variant: String? = nil) throws(ConfigurationError)
         -> (policy: OkHttpPolicy, notes: [String])
     {
-        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts)
+        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts, variant: variant)
     }
 
     /// Reads `bytes` as the file at `path`, whose name's suffix says the form (`.kt`, `.kts`, `.java`, or a text list).
-    public static func read(_ bytes: [UInt8], path: String, hosts: [String]) throws(ConfigurationError)
+    public static func read(_ bytes: [UInt8], path: String, hosts: [String], variant: String? = nil)
+        throws(ConfigurationError)
         -> (policy: OkHttpPolicy, notes: [String])
     {
         let name = Path.lastComponent(of: path)
         let suffix = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } : nil
         let (additions, notes): ([Addition], [String])
         switch suffix {
-        case "kt", "kts": (additions, notes) = try source(bytes, path: path, language: .kotlin)
-        case "java": (additions, notes) = try source(bytes, path: path, language: .java)
+        case "kt", "kts": (additions, notes) = try source(bytes, path: path, language: .kotlin, variant: variant)
+        case "java": (additions, notes) = try source(bytes, path: path, language: .java, variant: variant)
         default: (additions, notes) = (try OkHttpPinList.read(bytes, path: path), [])
         }
         let policy = OkHttpPolicy(entries: try entries(additions, path: path), hosts: hosts)
@@ -36,7 +38,8 @@ public enum OkHttpSourceReader {
     }
 
     /// The `add(…)` calls of every `CertificatePinner.Builder` in a source file.
-    static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage) throws(ConfigurationError)
+    static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage, variant: String? = nil)
+        throws(ConfigurationError)
         -> (additions: [Addition], notes: [String])
     {
         // As every reader of text: a file holding a NUL (`config:` may name any file) is no source, and none of it
@@ -60,7 +63,10 @@ public enum OkHttpSourceReader {
             throw ConfigurationError(file: path, message: "no CertificatePinner.Builder() in this \(language.name) "
                 + "file: pinctl reads the pins an app adds to one")
         }
-        let constants = OkHttpConstants(tokens)
+        // BuildConfig's values are in the module's build file: read only when the source names BuildConfig.
+        let buildConfig = tokens.contains { $0.identifier == "BuildConfig" }
+            ? try GradleBuildConfig.nearest(to: path) : nil
+        let constants = OkHttpConstants(tokens, buildConfig: buildConfig, variant: variant)
         var additions: [Addition] = []
         var notes = found.notes
         for call in found.calls {
