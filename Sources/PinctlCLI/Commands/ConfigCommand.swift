@@ -61,6 +61,11 @@ struct ConfigImportCommand: ParsableCommand {
     @Flag(help: "nsc: a debuggable build, whose debug-overrides apply.")
     var debuggable = false
 
+    @Option(help: ArgumentHelp(
+        "okhttp sources: the build type or flavour whose BuildConfig fields hold the pins, when builds differ.",
+        valueName: "variant"))
+    var variant: String?
+
     @Flag(help: "Say which keys and files were ignored.")
     var verbose = false
 
@@ -76,6 +81,7 @@ struct ConfigImportCommand: ParsableCommand {
         settings.debuggable = debuggable
         settings.mode = mode
         settings.publicKeys = publicKeys
+        settings.variant = variant
         let reading: NativeConfiguration.Reading
         do {
             reading = try NativeConfiguration.read(file, library: library, settings: settings)

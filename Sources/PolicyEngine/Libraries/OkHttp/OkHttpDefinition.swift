@@ -28,8 +28,11 @@ extension LibraryDefinition {
     static let okhttp = LibraryDefinition(
         library: .okhttp,
         inline: .decoder { value, context throws(ConfigurationError) in try OkHttpDefinition.inline(value, context) },
+        configSettings: [ConfigSetting(key: "variant") { value, settings throws(ConfigurationError) in
+            settings.variant = try value.string()
+        }],
         readNative: { path, settings throws(ConfigurationError) in
-            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: settings.hosts)
+            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: settings.hosts, variant: settings.variant)
             return .init(policy: policy, notes: notes, entryForm: .inline { OkHttpDefinition.entry(policy) })
         },
         exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
@@ -127,5 +130,13 @@ enum OkHttpDefinition {
             }
         }
         return pins
+    }
+}
+
+extension NativeConfiguration.Settings {
+    /// okhttp: the build type or flavour whose `BuildConfig` values a source's pins are read from.
+    public var variant: String? {
+        get { values["variant"] }
+        set { values["variant"] = newValue }
     }
 }

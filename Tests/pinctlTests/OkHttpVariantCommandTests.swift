@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// End-to-end: an OkHttp source whose pin is `BuildConfig.PIN`, set per build type in the module's build.gradle.kts;
+/// `config import --variant` and a policy file's `variant:` pick the build, and without one pinctl refuses (#19).
+@Suite struct OkHttpVariantCommandTests {
+    static let leaf = LibraryCerts.pin(of: "leaf.pem")
+    static let other = LibraryCerts.pin(of: "leaf-rekeyed.pem")
+
+    /// app/build.gradle.kts (release pins the leaf's key, debug the re-keyed one) and the source below it.
+    static func withModule(_ body: (TemporaryDirectory, String) throws -> Void) throws {
+        try TemporaryDirectory.with { directory in
+            try directory.makeDirectory("app/src/main/java/net")
+            try directory.write("app/build.gradle.kts", text: """
+                android {
+                    buildTypes {
+                        release { buildConfigField("String", "PIN", "\\"\(leaf)\\"") }
+                        debug { buildConfigField("String", "PIN", "\\"\(other)\\"") }
+                    }
+                }
+                """)
+            let source = try directory.write("app/src/main/java/net/Pinning.kt", text: """
+                val pinner = CertificatePinner.Builder().add("api.example.com", BuildConfig.PIN).build()
+                """)
+            try body(directory, source)
+        }
+    }
+
+    @Test func importReadsTheVariantGivenAndRefusesToGuess() throws {
+        try Self.withModule { _, source in
+            let release = try PinctlProcess.run(["config", "import", source, "--library", "okhttp", "--name", "app",
+                                                 "--variant", "release"])
+            #expect(release.status == 0, "\(release)")
+            #expect(release.stdout.contains("api.example.com: [\(Self.leaf)]"), "\(release)")
+            let debug = try PinctlProcess.run(["config", "import", source, "--library", "okhttp", "--name", "app",
+                                               "--variant", "debug"])
+            #expect(debug.stdout.contains("api.example.com: [\(Self.other)]"), "\(debug)")
+
+            let unsaid = try PinctlProcess.run(["config", "import", source, "--library", "okhttp"])
+            #expect(unsaid.status == 2 && unsaid.stdout.isEmpty, "\(unsaid)")
+            #expect(unsaid.stderr.contains("\(source):1:65: unresolved pin BuildConfig.PIN (a BuildConfig field: "),
+                    "\(unsaid)")
+            #expect(unsaid.stderr.contains("\"PIN\" differs between release, debug: give --variant"), "\(unsaid)")
+        }
+    }
+
+    @Test func aPolicyFilesVariantPicksTheBuildJudged() throws {
+        try Self.withModule { directory, source in
+            for (variant, status) in [("release", 0), ("debug", 1)] {
+                let file = try directory.write("pinctl-\(variant).yaml", text: """
+                    version: 1
+                    anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
+                    apps:
+                      - name: app
+                        library: okhttp
+                        config: \(source)
+                        variant: \(variant)
+                    """)
+                let result = try PinctlProcess.run(["verify", "--config", file, "--chain",
+                                                    LibraryCerts.path("leaf-chain.pem"), "--host", "api.example.com",
+                                                    "--at", TestTime.nowText])
+                #expect(result.status == Int32(status), "\(variant): \(result)")
+            }
+        }
+    }
+}
