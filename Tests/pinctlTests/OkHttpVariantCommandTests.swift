@@ -64,4 +64,34 @@ import TestSupport
             }
         }
     }
+
+    @Test func aDefineGivesTheValueOfANameTheFileDoesNotFix() throws {
+        try Self.withModule { directory, source in
+            let defined = try PinctlProcess.run(["config", "import", source, "--library", "okhttp", "--name", "app",
+                                                 "--define", "BuildConfig.PIN=\(Self.other)", "--verbose"])
+            #expect(defined.status == 0, "\(defined)")
+            #expect(defined.stdout.contains("api.example.com: [\(Self.other)]"), "\(defined)")
+            #expect(defined.stderr.contains("the pin \(Self.other) is read from BuildConfig.PIN (defined)"),
+                    "\(defined)")
+
+            let malformed = try PinctlProcess.run(["config", "import", source, "--library", "okhttp",
+                                                   "--define", "BuildConfig.PIN"])
+            #expect(malformed.status == 2 && malformed.stderr.contains("--define BuildConfig.PIN: expected NAME=VALUE"),
+                    "\(malformed)")
+
+            let file = try directory.write("pinctl.yaml", text: """
+                version: 1
+                anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
+                apps:
+                  - name: app
+                    library: okhttp
+                    config: \(source)
+                    defines: { BuildConfig.PIN: "\(Self.leaf)" }
+                """)
+            let trusted = try PinctlProcess.run(["verify", "--config", file, "--chain",
+                                                 LibraryCerts.path("leaf-chain.pem"), "--host", "api.example.com",
+                                                 "--at", TestTime.nowText])
+            #expect(trusted.status == 0, "\(trusted)")
+        }
+    }
 }

@@ -66,12 +66,24 @@ struct ConfigImportCommand: ParsableCommand {
         valueName: "variant"))
     var variant: String?
 
+    @Option(name: .customLong("define"), help: ArgumentHelp(
+        "okhttp sources: the value of a name the source uses, as NAME=VALUE (PIN, BuildConfig.PIN); repeatable.",
+        valueName: "name=value"))
+    var defines: [String] = []
+
     @Flag(help: "Say which keys and files were ignored.")
     var verbose = false
 
     func validate() throws {
         for host in hosts {
             if let problem = DomainName.syntaxError(host) { throw ValidationError("--host \(host): \(problem)") }
+        }
+        for define in defines {
+            let name = define.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            guard define.contains("="), OkHttpDefinition.isDefinableName(name), !define.contains("\n") else {
+                throw ValidationError("--define \(Terminal.safe(define)): expected NAME=VALUE, NAME as the source "
+                    + "writes it (PIN, BuildConfig.PIN)")
+            }
         }
         guard mode != .none else { throw ValidationError("--mode none pins nothing: certificate or publickey") }
     }
@@ -82,6 +94,10 @@ struct ConfigImportCommand: ParsableCommand {
         settings.mode = mode
         settings.publicKeys = publicKeys
         settings.variant = variant
+        settings.defines = Dictionary(defines.map { define in
+            let parts = define.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), String(parts[1]))
+        }, uniquingKeysWith: { _, last in last })
         let reading: NativeConfiguration.Reading
         do {
             reading = try NativeConfiguration.read(file, library: library, settings: settings)

@@ -28,11 +28,26 @@ extension LibraryDefinition {
     static let okhttp = LibraryDefinition(
         library: .okhttp,
         inline: .decoder { value, context throws(ConfigurationError) in try OkHttpDefinition.inline(value, context) },
-        configSettings: [ConfigSetting(key: "variant") { value, settings throws(ConfigurationError) in
-            settings.variant = try value.string()
-        }],
+        configSettings: [
+            ConfigSetting(key: "variant") { value, settings throws(ConfigurationError) in
+                settings.variant = try value.string()
+            },
+            ConfigSetting(key: "defines") { value, settings throws(ConfigurationError) in
+                var defines: [String: String] = [:]
+                for (name, member) in try value.anyMapping() {
+                    guard OkHttpDefinition.isDefinableName(name) else {
+                        throw member.error("defines: '\(name)' is not a name a source can use (NAME, Owner.NAME)")
+                    }
+                    let value = try member.string()
+                    guard !value.contains("\n") else { throw member.error("defines: \(name)'s value spans lines") }
+                    defines[name] = value
+                }
+                settings.defines = defines
+            },
+        ],
         readNative: { path, settings throws(ConfigurationError) in
-            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: settings.hosts, variant: settings.variant)
+            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: settings.hosts, variant: settings.variant,
+                                                              defines: settings.defines)
             return .init(policy: policy, notes: notes, entryForm: .inline { OkHttpDefinition.entry(policy) })
         },
         exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
@@ -41,7 +56,18 @@ extension LibraryDefinition {
 }
 
 /// How OkHttp's policy is written in a policy file and given on the command line.
-enum OkHttpDefinition {
+public enum OkHttpDefinition {
+    /// `NAME` or `Owner.NAME`: dotted identifiers, as a source names a constant or `BuildConfig.NAME`.
+    public static func isDefinableName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.allSatisfy { part in
+            guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
+                return false
+            }
+            return part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }
+    }
+
     /// `{pins: {PATTERN: [pins]}}`.
     static func inline(_ value: YAMLValue, _ context: LibraryDefinition.InlineContext) throws(ConfigurationError) -> OkHttpPolicy {
         var entries: [OkHttpPolicy.Entry] = []
@@ -138,5 +164,21 @@ extension NativeConfiguration.Settings {
     public var variant: String? {
         get { values["variant"] }
         set { values["variant"] = newValue }
+    }
+
+    /// okhttp: values for names the source uses (`--define`, `defines:`), kept as `NAME=VALUE` lines.
+    public var defines: [String: String] {
+        get {
+            var defines: [String: String] = [:]
+            for line in (values["defines"] ?? "").split(separator: "\n") {
+                guard let equals = line.firstIndex(of: "=") else { continue }
+                defines[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            return defines
+        }
+        set {
+            values["defines"] = newValue.isEmpty ? nil
+                : newValue.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+        }
     }
 }

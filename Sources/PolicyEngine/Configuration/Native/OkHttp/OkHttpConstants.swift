@@ -27,16 +27,21 @@ struct OkHttpConstants {
     private let buildConfig: GradleBuildConfig?
     /// The build type or flavour whose BuildConfig values are read; nil: every variant must agree.
     private let variant: String?
+    /// Values the user gives for names (`--define`, `defines:`): `PIN` or `BuildConfig.PIN` as the source writes it.
+    /// They come first: they say what the app holds where the file does not, or differently.
+    private let defines: [String: String]
     private var declarations: [String: [Declaration]] = [:]
     /// Objects, classes and interfaces this file declares: owners whose constants are in it.
     private var owners: Set<String> = []
     /// How deep constants may refer to constants: far beyond any real file, and no cycle loops.
     private static let maximumDepth = 16
 
-    init(_ tokens: [OkHttpSourceToken], buildConfig: GradleBuildConfig? = nil, variant: String? = nil) {
+    init(_ tokens: [OkHttpSourceToken], buildConfig: GradleBuildConfig? = nil, variant: String? = nil,
+         defines: [String: String] = [:]) {
         self.tokens = tokens
         self.buildConfig = buildConfig
         self.variant = variant
+        self.defines = defines
         for index in tokens.indices {
             guard let word = tokens[index].identifier else { continue }
             switch word {
@@ -110,6 +115,9 @@ struct OkHttpConstants {
     /// never reassigned, its owner (if named) declared here too.
     private func constant(_ names: [String], depth: Int, visiting: inout Set<String>) -> Value? {
         guard let name = names.last else { return nil }
+        for written in [names.joined(separator: "."), names.suffix(2).joined(separator: ".")] {
+            if let value = defines[written] { return Value(text: value, sources: ["\(written) (defined)"]) }
+        }
         if names.count >= 2, names[names.count - 2] == "BuildConfig" {
             guard let buildConfig, case .success(let field) = buildConfig.value(of: name, variant: variant) else {
                 return nil

@@ -13,24 +13,28 @@ public enum OkHttpSourceReader {
         let pins: [OkHttpAddArguments.Literal]
     }
 
-    /// `variant`: the build type or flavour whose `BuildConfig` values are read (nil: the file's values must agree).
-    public static func read(_ path: String, hosts: [String], variant: String? = nil) throws(ConfigurationError)
-        -> (policy: OkHttpPolicy, notes: [String])
+    /// `variant`: the build type or flavour whose `BuildConfig` values are read (nil: the file's values must agree);
+    /// `defines`: values for names the source uses (`PIN`, `BuildConfig.PIN`), before the file's own.
+    public static func read(_ path: String, hosts: [String], variant: String? = nil, defines: [String: String] = [:])
+        throws(ConfigurationError) -> (policy: OkHttpPolicy, notes: [String])
     {
-        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts, variant: variant)
+        try read(try ConfigurationError.contents(of: path), path: path, hosts: hosts, variant: variant,
+                 defines: defines)
     }
 
     /// Reads `bytes` as the file at `path`, whose name's suffix says the form (`.kt`, `.kts`, `.java`, or a text list).
-    public static func read(_ bytes: [UInt8], path: String, hosts: [String], variant: String? = nil)
-        throws(ConfigurationError)
+    public static func read(_ bytes: [UInt8], path: String, hosts: [String], variant: String? = nil,
+                            defines: [String: String] = [:]) throws(ConfigurationError)
         -> (policy: OkHttpPolicy, notes: [String])
     {
         let name = Path.lastComponent(of: path)
         let suffix = name.contains(".") ? name.split(separator: ".").last.map { $0.lowercased() } : nil
         let (additions, notes): ([Addition], [String])
         switch suffix {
-        case "kt", "kts": (additions, notes) = try source(bytes, path: path, language: .kotlin, variant: variant)
-        case "java": (additions, notes) = try source(bytes, path: path, language: .java, variant: variant)
+        case "kt", "kts":
+            (additions, notes) = try source(bytes, path: path, language: .kotlin, variant: variant, defines: defines)
+        case "java":
+            (additions, notes) = try source(bytes, path: path, language: .java, variant: variant, defines: defines)
         default: (additions, notes) = (try OkHttpPinList.read(bytes, path: path), [])
         }
         let policy = OkHttpPolicy(entries: try entries(additions, path: path), hosts: hosts)
@@ -38,8 +42,8 @@ public enum OkHttpSourceReader {
     }
 
     /// The `add(…)` calls of every `CertificatePinner.Builder` in a source file.
-    static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage, variant: String? = nil)
-        throws(ConfigurationError)
+    static func source(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage, variant: String? = nil,
+                       defines: [String: String] = [:]) throws(ConfigurationError)
         -> (additions: [Addition], notes: [String])
     {
         // As every reader of text: a file holding a NUL (`config:` may name any file) is no source, and none of it
@@ -66,7 +70,7 @@ public enum OkHttpSourceReader {
         // BuildConfig's values are in the module's build file: read only when the source names BuildConfig.
         let buildConfig = tokens.contains { $0.identifier == "BuildConfig" }
             ? try GradleBuildConfig.nearest(to: path) : nil
-        let constants = OkHttpConstants(tokens, buildConfig: buildConfig, variant: variant)
+        let constants = OkHttpConstants(tokens, buildConfig: buildConfig, variant: variant, defines: defines)
         var additions: [Addition] = []
         var notes = found.notes
         for call in found.calls {
