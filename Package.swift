@@ -79,7 +79,9 @@ let package = Package(
             ]
         ),
         // The use cases every front end shares (check a target for these apps): values in, values out.
-        .target(name: "Checking", dependencies: ["PolicyEngine", "OpenSSLWrapper", "Transport", "TextSyntax"]),
+        .target(
+            name: "Checking", dependencies: ["PolicyEngine", "OpenSSLWrapper", "Transport", "FileAccess", "TextSyntax"]
+        ),
         .target(
             name: "Exporter",
             dependencies: [

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -15,6 +16,17 @@ public struct OfflineChecker: Sendable {
     public var staple: [UInt8]? = nil
 
     public init(judge: Judge) { self.judge = judge }
+
+    /// The offline use case for `judge` with the evidence files read whole: `crlFiles` (`--crl-file`) and
+    /// `ocspResponse` (`--ocsp-response`); a file that cannot be read is an input error.
+    public init(judge: Judge, crlFiles: [String], ocspResponse: String?) throws(InputError) {
+        self.init(judge: judge)
+        revocationLists = try crlFiles.map { path throws(InputError) in
+            RevocationDocument(kind: .crl, source: "CRL file \(path)",
+                               content: .success(try Self.read(path, option: "--crl-file")))
+        }
+        staple = try ocspResponse.map { path throws(InputError) in try Self.read(path, option: "--ocsp-response") }
+    }
 
     /// The outcomes of the chain: its judgement, and the errors of the apps whose evidence files do not give.
     public func check(target: String, domain: String?, presented: [X509Certificate]) -> [CheckOutcome] {
@@ -48,5 +60,12 @@ public struct OfflineChecker: Sendable {
                 + "\(urls.joined(separator: ", ")), which is not asked offline: give \(file), or check the "
                 + "server"))
         }
+    }
+
+    private static func read(_ path: String, option: String) throws(InputError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("\(option) \(path): cannot be read")
+        }
+        return [UInt8](data)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import PolicyEngine
 
 /// DESIGN §3's exit codes: the one table mapping outcomes to process status.
@@ -40,5 +41,15 @@ enum ExitStatus: Int32, Sendable {
     /// Ends the command with this status (ArgumentParser's way of exiting from `run()`).
     func exit() throws -> Never {
         throw ExitCode(rawValue)
+    }
+}
+
+extension SourceError {
+    /// A source that gave no certificates: 2 for input, 3 for a connection.
+    var status: ExitStatus {
+        switch self {
+        case .input: .inputError
+        case .connection: .connectionFailure
+        }
     }
 }

@@ -53,4 +53,31 @@ import TestSupport
         let users = try Self.sources().filter { file in Self.codeLines(file.text).contains { $0.contains(primitives) } }
         #expect(users.map(\.path) == ["Sources/Transport/ThreadCondition.swift"])
     }
+
+    /// What an options struct must not do, by kind, as it shows in a line of code.
+    static let optionsWork: [String: String] = [
+        "connects": #"\.handshake\(|\bTLSClient\b|\bTLSConnection\b"#,
+        "reads files": #"\bimport FileAccess\b|\bFileInput\b|\bFileManager\b|\bCertificateParser\b|\bChainFiles\b"#
+            + #"|\bPinMaterial\b|\bPinLoader\b|\bTrustStore\.|\bload\w*\("#,
+        "verifies chains or builds policies": #"\bChainVerifier\b|\.verify\(|\bPolicyEvaluator\b|\bpolicyFromFlags\b"#
+            + #"|\bPolicySetup\("#,
+        "prints or ends the process": #"\bTerminal\.|\bprint\(|\bexit\("#,
+    ]
+
+    /// Options structs only parse (#18): their properties, `validate()` and a conversion to the settings the checking
+    /// core takes. Reading, connecting, verifying, building and printing belong to a command, or to Checking when
+    /// commands share them; only a command's `run()` maps a result to an exit status.
+    @Test("options only parse: nothing in Sources/PinctlCLI/Options", arguments: [
+        "connects", "reads files", "verifies chains or builds policies", "prints or ends the process",
+    ])
+    func optionsOnlyParse(_ kind: String) throws {
+        let work = try Regex(try #require(Self.optionsWork[kind]))
+        let files = try Self.sources("PinctlCLI/Options")
+        #expect(files.count >= 10)
+        for (path, text) in files {
+            for line in Self.codeLines(text) {
+                #expect(!line.contains(work), "\(path) \(kind): \(line)")
+            }
+        }
+    }
 }

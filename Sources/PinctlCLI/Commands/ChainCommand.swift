@@ -30,8 +30,17 @@ struct ChainCommand: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let time = anchors.time
-        let (presented, tls, store) = try source.loadOrExit(anchors: anchors)
+        let settings = anchors.settings
+        let time = settings.time
+        let loaded: ChainSource.Loaded
+        do throws(SourceError) {
+            loaded = try source.settings.load(anchors: settings)
+        } catch {
+            // Connection messages name host and port already.
+            Terminal.error(error.message)
+            try error.status.exit()
+        }
+        let (presented, tls, store) = (loaded.certificates, loaded.tls, loaded.store)
         // The chain is judged against the anchors alone, no name and no pin: the same evaluation, and so the same
         // result shape, as every other command's.
         let policy = AFNetworkingPolicy(mode: .none, validatesDomainName: false)

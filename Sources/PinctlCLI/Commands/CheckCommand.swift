@@ -71,7 +71,7 @@ struct CheckCommand: ParsableCommand {
         let judge: Judge
         let list: (LineInput, name: String)?
         do throws(InputError) {
-            judge = try Judge(policyOptions)
+            judge = try Judge(policyOptions.settings)
             list = try targetsFrom.map(TargetSource.open)
         } catch {
             reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",

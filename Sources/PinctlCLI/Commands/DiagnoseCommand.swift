@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
@@ -79,11 +80,18 @@ struct DiagnoseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (presented, store) = try load()
+        let source: ChainSource = target.map { .target($0, connection.settings) } ?? .files(chainFiles)
+        let loaded: ChainSource.Loaded
+        do throws(SourceError) {
+            loaded = try source.load(anchors: anchors.settings)
+        } catch {
+            Terminal.error(error.message)
+            try error.status.exit()
+        }
         // The chain OpenSSL builds to the anchors, no name and no pin checked: presented, then what the store added.
         let policy = AFNetworkingPolicy(mode: .none, validatesDomainName: false)
-        let evaluator = PolicyEvaluator(context: EvaluationContext(platformAnchors: store, time: anchors.time))
-        let evaluation = evaluator.evaluate(policy, presented: presented, domain: nil)
+        let evaluator = PolicyEvaluator(context: EvaluationContext(platformAnchors: loaded.store, time: anchors.time))
+        let evaluation = evaluator.evaluate(policy, presented: loaded.certificates, domain: nil)
         let report = DiagnosisReport(
             source: target?.description ?? chainFiles.joined(separator: ","), chain: evaluation.chain,
             presentedCount: evaluation.presentedCount,
@@ -93,29 +101,5 @@ struct DiagnoseCommand: ParsableCommand {
         case .json: report.json.forEach { print($0.serialized) }
         }
         if !report.everyPinExplained { try ExitStatus.rejected.exit() }
-    }
-
-    /// The presented certificates and the anchors; on failure the command ends with 2 (input) or 3 (connection).
-    private func load() throws -> (certificates: [X509Certificate], store: TrustStore) {
-        do throws(SourceError) {
-            let presented: [X509Certificate]
-            if let target {
-                presented = try connection.handshake(with: target).presented
-            } else {
-                do {
-                    presented = try ChainFiles.certificates(chainFiles)
-                } catch {
-                    throw .input(error)
-                }
-            }
-            do throws(InputError) {
-                return (presented, try anchors.trustStore())
-            } catch {
-                throw .input(error)
-            }
-        } catch {
-            Terminal.error(error.message)
-            try error.status.exit()
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FileAccess
 import FoundationEssentials
 import OpenSSLWrapper
@@ -45,10 +46,17 @@ struct ExtractCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let (presented, _, store) = try source.loadOrExit(anchors: anchors)
+        let loaded: ChainSource.Loaded
+        do throws(SourceError) {
+            loaded = try source.settings.load(anchors: anchors.settings)
+        } catch {
+            // Connection messages name host and port already.
+            Terminal.error(error.message)
+            try error.status.exit()
+        }
         let chosen: [X509Certificate]
         do {
-            chosen = try select(from: presented, store: store)
+            chosen = try select(from: loaded.certificates, store: loaded.store, at: anchors.time)
         } catch {
             try fail(error.description)
         }
@@ -69,8 +77,14 @@ struct ExtractCommand: ParsableCommand {
         }
     }
 
-    private func select(from presented: [X509Certificate], store: TrustStore) throws(InputError) -> [X509Certificate] {
-        let built = anchors.build(presented, store: store, at: anchors.time)
+    private func select(from presented: [X509Certificate], store: TrustStore, at time: Date) throws(InputError)
+        -> [X509Certificate]
+    {
+        // The chain OpenSSL builds to the anchors, checking no host name or usage: extract copies a chain, it
+        // does not judge it.
+        let built = ChainVerifier.verify(
+            leaf: presented[0], untrusted: Array(presented.dropFirst()), store: store,
+            options: VerificationOptions(time: time, domain: nil, checksServerIdentity: false))
         // The store's root counts only when it completes the chain.
         let storeRoot = built.isValid ? built.chain.last.flatMap { presented.contains($0) ? nil : $0 } : nil
         let presentedRoot = presented.count > 1 ? presented.last.flatMap { $0.isSelfSigned ? $0 : nil } : nil

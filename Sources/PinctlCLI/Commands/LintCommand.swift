@@ -64,10 +64,11 @@ struct LintCommand: ParsableCommand {
         let reporter = LintReporter(output: output)
         var statuses: [ExitStatus] = []
         do throws(InputError) {
-            let judge = try Judge(policyOptions)
+            let judge = try Judge(policyOptions.settings)
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
-                let checker = try OfflineChecker(judge, evidence: evidence)
+                let checker = try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles,
+                                                 ocspResponse: evidence.ocspResponse)
                 let outcomes = checker.check(target: chainFiles.joined(separator: ","), domain: host,
                                              presented: presented)
                 statuses += outcomes.map { lint($0, reporter) }

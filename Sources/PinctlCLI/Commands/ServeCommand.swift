@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checking
 import FoundationEssentials
 import Logging
 import OpenSSLWrapper
@@ -102,14 +103,15 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let address = try ListenAddress(listen)
         guard let serve = Serving.handler else { try ServeHandOff.execute() }
-        let anchors = self.anchors
+        let anchorSettings = anchors.settings
         let request = ServeRequest(
             configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
             maxProbes: maxProbes, timeout: timeout, headerTimeout: headerTimeout,
-            maxConnectionsPerAddress: maxConnectionsPerAddress, fixedTime: anchors.at == nil ? nil : anchors.time,
+            maxConnectionsPerAddress: maxConnectionsPerAddress,
+            fixedTime: anchors.at == nil ? nil : anchorSettings.time,
             warnDays: warnDays, revocationAllowPrivate: revocationAllowPrivate,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            trustStore: { caFiles, caPaths in try anchors.trustStore(fallback: (caFiles, caPaths)) })
+            trustStore: { caFiles, caPaths in try anchorSettings.trustStore(fallback: (caFiles, caPaths)) })
         if let failure = serve(request) {
             Terminal.printError("pinctl serve: \(failure)")
             try ExitStatus.inputError.exit()

@@ -50,8 +50,9 @@ struct VerifyCommand: ParsableCommand {
         var status = ExitStatus.trusted
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let judge = try Judge(policyOptions)
-            let checker = try OfflineChecker(judge, evidence: evidence)
+            let judge = try Judge(policyOptions.settings)
+            let checker = try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles,
+                                             ocspResponse: evidence.ocspResponse)
             let outcomes = checker.check(target: target, domain: host, presented: presented)
             status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Checking
-import FoundationEssentials
-import OpenSSLWrapper
-import PolicyEngine
 import TextSyntax
 import Transport
 
@@ -46,21 +43,5 @@ struct ConnectionOptions: ParsableArguments {
         }
         _ = try resolved()
         if let proxy, !proxy.isEmpty { _ = try ProxyServer(parsing: proxy, origin: "--proxy") }
-    }
-
-    /// Connects and returns what the server presented; failures carry DESIGN §2's error codes, and a proxy setting
-    /// that cannot be used is an input error.
-    func handshake(with target: Target) throws(SourceError) -> TLSHandshakeResult {
-        let options: TLSConnectOptions
-        do {
-            options = try connectOptions(for: target)
-        } catch {
-            throw .input(error)
-        }
-        do {
-            return try TLSClient.handshake(host: target.host, port: target.port, options: options)
-        } catch {
-            throw .connection(error)
-        }
     }
 }

@@ -40,9 +40,4 @@ extension ConnectionOptions {
 
     /// The domain a target is checked against: `--servername`, or the target's host.
     func domain(for target: Target) -> String { settings.domain(for: target) }
-
-    /// The options of one plain connection to the target: SNI, time, family and route.
-    func connectOptions(for target: Target) throws(InputError) -> TLSConnectOptions {
-        try settings.connectOptions(for: target)
-    }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Checking
-import FoundationEssentials
 import PolicyEngine
 import TextSyntax
 
@@ -77,18 +76,8 @@ struct PolicyOptions: ParsableArguments {
         libraryFlags.first { $0.library == library }?.flags ?? PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins)
     }
 
-    /// The evaluation context: the anchors standing for the system store, the time, the warning window.
-    func context(anchorsFromFile: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
-        -> EvaluationContext
-    {
-        EvaluationContext(platformAnchors: try anchors.trustStore(fallback: anchorsFromFile), time: anchors.time,
-                          warnDays: warnDays)
-    }
-
-    /// The evaluator for this command line and its policy (for each domain), built by the library's definition.
-    func setup() throws(InputError) -> PolicySetup {
-        let evaluator = PolicyEvaluator(context: try context())
-        let built = try library.definition.policyFromFlags(flags)
-        return PolicySetup(evaluator: evaluator, warnings: built.warnings, policy: built.policy)
+    /// The policy as the checking core takes it: the file, or the library and its flags, parsed only.
+    var settings: PolicySettings {
+        PolicySettings(config: config, library: library, flags: flags, anchors: anchors.settings, warnDays: warnDays)
     }
 }

@@ -1,0 +1,41 @@
+import FoundationEssentials
+import OpenSSLWrapper
+import PolicyEngine
+
+/// The anchors standing for the system store, and the evaluation time, as plain values (`--ca-file`, `--ca-path`,
+/// `--at`).
+public struct AnchorSettings: Sendable {
+    /// Anchor files (PEM or DER) replacing the system store; empty with `caPaths`: the system store.
+    public var caFiles: [String]
+    /// Hashed anchor directories (`openssl rehash`) replacing the system store.
+    public var caPaths: [String]
+    /// The evaluation time.
+    public var time: Date
+
+    public init(caFiles: [String] = [], caPaths: [String] = [], time: Date) {
+        self.caFiles = caFiles
+        self.caPaths = caPaths
+        self.time = time
+    }
+
+    /// The anchors that stand for the system store: `caFiles`/`caPaths` when given, else the anchors a policy file
+    /// names (`fallback`), else the system store. A file that cannot be read is an input error naming where it was
+    /// given.
+    public func trustStore(fallback: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
+        -> TrustStore
+    {
+        if !caFiles.isEmpty || !caPaths.isEmpty {
+            do {
+                return try TrustStore.caFiles(caFiles, directories: caPaths)
+            } catch {
+                throw InputError("--ca-file/--ca-path \(error.description)")
+            }
+        }
+        guard fallback.caFiles != nil || fallback.caPaths != nil else { return TrustStore.system() }
+        do {
+            return try TrustStore.caFiles(fallback.caFiles ?? [], directories: fallback.caPaths ?? [])
+        } catch {
+            throw InputError("anchors: \(error.description)")
+        }
+    }
+}

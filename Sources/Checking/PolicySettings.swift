@@ -1,0 +1,59 @@
+import PolicyEngine
+
+/// What a command line says of the policy (`check`, `verify`, `lint`): a policy file whose apps judge, or one
+/// library's pins and flags; the anchors, the time and the warning window.
+public struct PolicySettings: Sendable {
+    /// A policy file (`--config`); nil: the one policy `library` and `flags` give.
+    public var config: String?
+    public var library: Library
+    /// The pins and flags of `library`, parsed but not yet read or built.
+    public var flags: PolicyFlags
+    public var anchors: AnchorSettings
+    /// Warn about certificates expiring within this many days.
+    public var warnDays: Int
+
+    public init(config: String?, library: Library, flags: PolicyFlags, anchors: AnchorSettings, warnDays: Int) {
+        self.config = config
+        self.library = library
+        self.flags = flags
+        self.anchors = anchors
+        self.warnDays = warnDays
+    }
+
+    /// The evaluation context: the anchors standing for the system store (`anchorsFromFile` when the command line
+    /// names none), the time, the warning window.
+    public func context(anchorsFromFile: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
+        -> EvaluationContext
+    {
+        EvaluationContext(platformAnchors: try anchors.trustStore(fallback: anchorsFromFile), time: anchors.time,
+                          warnDays: warnDays)
+    }
+}
+
+extension PolicySetup {
+    /// The evaluator for `settings` and the policy its library's definition builds from the flags (for each domain).
+    public init(_ settings: PolicySettings) throws(InputError) {
+        let evaluator = PolicyEvaluator(context: try settings.context())
+        let built = try settings.library.definition.policyFromFlags(settings.flags)
+        self.init(evaluator: evaluator, warnings: built.warnings, policy: built.policy)
+    }
+}
+
+extension Judge {
+    /// The judge `settings` name: every app of the policy file (its anchors unless the settings name some), or the
+    /// one policy of the flags. A file that cannot be read or a policy that cannot be built is an input error.
+    public init(_ settings: PolicySettings) throws(InputError) {
+        guard let path = settings.config else {
+            self = .flags(try PolicySetup(settings))
+            return
+        }
+        let file: PolicyFile
+        do {
+            file = try PolicyFile.load(path)
+        } catch {
+            throw InputError(error.description)
+        }
+        let context = try settings.context(anchorsFromFile: (file.caFiles, file.caPaths))
+        self = .file(file, PolicyEvaluator(context: context))
+    }
+}
