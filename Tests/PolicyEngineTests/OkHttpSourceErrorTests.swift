@@ -31,7 +31,8 @@ struct OkHttpSourceErrorTests {
                 .add("a.example.com", "\(okA)",
                      BuildConfig.BACKUP_PIN)
                 .build();
-            """, line: 3, column: 10, saying: "unresolved pin BuildConfig.BACKUP_PIN (a name that holds"),
+            """, line: 3, column: 10, saying: "unresolved pin BuildConfig.BACKUP_PIN (a BuildConfig field: no build.gradle or "
+                + "build.gradle.kts in the directories above this file declares it)"),
         .init(name: "a template", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", "sha256/$HASH").build()
             """, line: 1, column: 58, saying: "unresolved pin \"sha256/$HASH\" (a string with the template $HASH)"),
@@ -156,7 +157,8 @@ struct OkHttpSourceErrorTests {
         } catch let error as ConfigurationError {
             #expect(error.message.hasSuffix("pinctl reads the string literals given to add(…) and the string "
                 + "constants this file declares, runs no code, and stops rather than guess; write the literal or a "
-                + "constant there, or give the app's pins inline in pinctl.yaml"))
+                + "constant there, give the value with the app's defines: (config import --define NAME=VALUE), or "
+                + "give the app's pins inline in pinctl.yaml"))
         }
     }
 

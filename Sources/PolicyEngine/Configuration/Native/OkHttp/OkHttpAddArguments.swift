@@ -161,8 +161,8 @@ struct OkHttpAddArguments {
             let text = words.count > 60 ? String(words.prefix(57)) + "…" : words
             return error(at: range.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads the string "
                 + "literals given to add(…) and the string constants this file declares, runs no code, and stops "
-                + "rather than guess; write the literal or a constant there, or give the app's pins inline in "
-                + "pinctl.yaml")
+                + "rather than guess; write the literal or a constant there, give the value with the app's defines: "
+                + "(config import --define NAME=VALUE), or give the app's pins inline in pinctl.yaml")
         }
     }
 }
