@@ -12,6 +12,7 @@
               int options),                                                                                        \
              (context, buffer, size, url, encoding, options))                                                      \
     PROCEDURE(xmlSetStructuredErrorFunc, (void *context, xmlStructuredErrorFunc handler), (context, handler))     \
+    PROCEDURE(xmlStopParser, (xmlParserCtxtPtr context), (context))                                               \
     FUNCTION(xmlDocPtr, xmlNewDoc, (const xmlChar *version), (version))                                            \
     PROCEDURE(xmlFreeDoc, (xmlDocPtr document), (document))                                                        \
     FUNCTION(xmlNodePtr, xmlDocGetRootElement, (const xmlDoc *document), (document))                               \

@@ -54,6 +54,10 @@ public enum XMLDocumentReader {
         // The SAX handler's `_private`: xmlCtxtReadMemory resets the context's own fields, not its handler.
         context.pointee.sax.pointee._private = Unmanaged.passUnretained(recorder).toOpaque()
         context.pointee.sax.pointee.serror = recordFirstError
+        // A DOCTYPE is refused where it stands, before libxml2 reads what it declares: an entity that expands a
+        // billion times would otherwise be refused as libxml2's "entity reference loop", at line 1.
+        context.pointee.sax.pointee.entityDecl = refuseEntityDeclaration
+        if !externalDoctype { context.pointee.sax.pointee.internalSubset = refuseDoctype }
         // libxml2 reports bytes that are not in the declared encoding without its parser context, to the thread's
         // global handler, whose default prints to stderr; the parser's own error then says only "Premature end of
         // data". The conversion's report, which names the bytes, is recorded instead while this thread parses.
@@ -143,6 +147,34 @@ private let recordFirstError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMu
     let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let recorder = context.pointee.sax?.pointee._private else { return }
     Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue().record(error.pointee)
+}
+
+/// Records `message` at the parser's current line as the first error, and stops the parser.
+private func refuse(_ data: UnsafeMutableRawPointer?, _ message: String) {
+    guard let data else { return }
+    let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
+    if let recorder = context.pointee.sax?.pointee._private {
+        let first = Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue()
+        if first.error == nil {
+            first.error = XMLParseError(line: Int(context.pointee.input?.pointee.line ?? 0), message: message)
+        }
+    }
+    xmlStopParser(context)
+}
+
+/// A document whose DOCTYPE declares an entity (`<!ENTITY …>`): refused in every reader.
+private let refuseEntityDeclaration: @convention(c) (
+    UnsafeMutableRawPointer?, UnsafePointer<xmlChar>?, Int32, UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?,
+    UnsafeMutablePointer<xmlChar>?
+) -> Void = { data, _, _, _, _, _ in
+    refuse(data, "a DOCTYPE that declares anything itself is not accepted")
+}
+
+/// Any DOCTYPE, where the reader accepts none (`externalDoctype` false).
+private let refuseDoctype: @convention(c) (
+    UnsafeMutableRawPointer?, UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?
+) -> Void = { data, _, _, _ in
+    refuse(data, "a DOCTYPE declaration is not accepted")
 }
 
 /// The thread's global structured error handler while it parses: `userData` is the recorder.
