@@ -87,9 +87,11 @@ struct OkHttpSourceReaderTests {
                 .add("c.example.com", *listOf("\(okD)").toTypedArray())
                 .add(pattern = "d.example.com", pins = *arrayOf("\(okA)"))
                 .add(pins = arrayOf("\(okB)"), pattern = "e.example.com")
+                .add(pattern = "f.example.com", "\(okC)", "\(okD)")
                 .build()
             """, entries: [.init("a.example.com", okA), .init("a.example.com", okB), .init("b.example.com", okC),
-                           .init("c.example.com", okD), .init("d.example.com", okA), .init("e.example.com", okB)]),
+                           .init("c.example.com", okD), .init("d.example.com", okA), .init("e.example.com", okB),
+                           .init("f.example.com", okC), .init("f.example.com", okD)]),
         .init(name: "an imported Builder and an alias of CertificatePinner", file: "P.kt", source: """
             import okhttp3.CertificatePinner.Builder
             import okhttp3.CertificatePinner as Pinner

@@ -28,8 +28,9 @@ struct OkHttpAddArguments {
         }
         var pattern: Literal?
         var pins: [Literal] = []
-        var positional = 0
-        for argument in try reader.split((open + 1)..<close) {
+        // Kotlin lets a named argument stand in its own place and positional ones follow (`add(pattern = "…",
+        // "sha256/…")`): a positional argument's parameter is the one of its place.
+        for (position, argument) in try reader.split((open + 1)..<close).enumerated() {
             var value = argument
             var name: String?
             if let label = tokens[safe: argument.lowerBound]?.identifier, argument.count > 2,
@@ -37,7 +38,7 @@ struct OkHttpAddArguments {
                 name = label
                 value = (argument.lowerBound + 2)..<argument.upperBound
             }
-            switch name ?? (positional == 0 ? "pattern" : "pins") {
+            switch name ?? (position == 0 ? "pattern" : "pins") {
             case "pattern" where pattern == nil:
                 pattern = try reader.literal(value, role: "pattern")
             case "pins":
@@ -48,7 +49,6 @@ struct OkHttpAddArguments {
                 throw reader.error(at: argument.lowerBound,
                                    problem + ": it takes (pattern: String, vararg pins: String)")
             }
-            if name == nil { positional += 1 }
         }
         guard let pattern else { throw reader.error(at: index, "this add(…) gives no pattern") }
         return OkHttpAddArguments(pattern: pattern, pins: pins)
