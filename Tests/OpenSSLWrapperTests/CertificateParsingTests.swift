@@ -55,15 +55,10 @@ struct CertificateParsingTests {
     @Test func trustedCertificatePEMParsesToThePlainCertificate() throws {
         try TemporaryDirectory.with { directory in
             let output = directory.path("trusted.pem")
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            openssl.arguments = [
-                "openssl", "x509", "-in", Certs.path("leaf.pem"),
-                "-trustout", "-addtrust", "serverAuth", "-out", output,
-            ]
-            try openssl.run()
-            openssl.waitUntilExit()
-            try #require(openssl.terminationStatus == 0)
+            let openssl = try Subprocess.run(
+                "openssl",
+                ["x509", "-in", Certs.path("leaf.pem"), "-trustout", "-addtrust", "serverAuth", "-out", output])
+            try #require(openssl.status == 0, "\(openssl)")
             let text = try String(contentsOfFile: output, encoding: .utf8)
             try #require(text.hasPrefix("-----BEGIN TRUSTED CERTIFICATE-----"))
 

@@ -13,15 +13,11 @@ import Transport
             let config = "[req]\ndistinguished_name=dn\nprompt=no\nx509_extensions=ext\n[dn]\nCN=huge.test\n"
                 + "[ext]\nsubjectAltName=DNS:huge.test\nnsComment=" + String(repeating: "A", count: 1_060_000) + "\n"
             try directory.write("huge.cnf", text: config)
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                 "-nodes", "-keyout", directory.path("huge.key"), "-out", directory.path("huge.pem"),
-                                 "-config", directory.path("huge.cnf"), "-days", "1"]
-            openssl.standardError = FileHandle.nullDevice
-            try openssl.run()
-            openssl.waitUntilExit()
-            try #require(openssl.terminationStatus == 0, "openssl req could not make the oversized certificate")
+            let openssl = try Subprocess.run(
+                "openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                            "-keyout", directory.path("huge.key"), "-out", directory.path("huge.pem"),
+                            "-config", directory.path("huge.cnf"), "-days", "1"])
+            try #require(openssl.status == 0, "openssl req could not make the oversized certificate: \(openssl)")
 
             let server = try TLSTestServer(chainPEM: directory.path("huge.pem"), keyPath: directory.path("huge.key"))
             defer { server.stop() }

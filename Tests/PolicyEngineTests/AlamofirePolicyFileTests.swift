@@ -58,8 +58,8 @@ struct AlamofirePolicyFileTests {
             """)
         #expect(policy.allHostsMustBeEvaluated)
         // acceptSelfSignedCertificates false: the self-signed pin is no anchor, and validation is on.
-        expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api), is: .untrusted(0))
-        expectAlamofire(evaluateAlamofire(policy, .valid, host: "www.example.com"), is: .noEvaluator)
+        expectVerdict(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api), is: .untrusted(0))
+        expectVerdict(evaluateAlamofire(policy, .valid, host: "www.example.com"), is: .noEvaluator)
         // performDefaultValidation true: with validateHost off the chain is still validated, without the name.
         let hostless = try Self.load("""
             evaluators:
@@ -68,10 +68,10 @@ struct AlamofirePolicyFileTests {
               www.example.com: {kind: public-keys, keys: [\(Self.cert("self-signed.pem"))], validateHost: false}
               example.com: {kind: default}
             """)
-        expectAlamofire(evaluateAlamofire(hostless, .selfSigned, host: "api.example.com"), is: .untrusted(0))
-        expectAlamofire(evaluateAlamofire(hostless, .selfSigned, host: "www.example.com"), is: .untrusted(0))
+        expectVerdict(evaluateAlamofire(hostless, .selfSigned, host: "api.example.com"), is: .untrusted(0))
+        expectVerdict(evaluateAlamofire(hostless, .selfSigned, host: "www.example.com"), is: .untrusted(0))
         // DefaultTrustEvaluator's validateHost is true: the chain of the host checked must name it.
-        expectAlamofire(evaluateAlamofire(hostless, .noSAN, host: "example.com"), is: .mismatch(0))
+        expectVerdict(evaluateAlamofire(hostless, .noSAN, host: "example.com"), is: .mismatch(0))
     }
 
     @Test func everyFlagIsRead() throws {
@@ -92,11 +92,11 @@ struct AlamofirePolicyFileTests {
             """)
         #expect(policy.evaluators.map(\.host)
             == ["api.example.com", "www.example.com", "example.com", "API.example.com"])
-        expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: "api.example.com"), is: .pinned(at: 0))
-        expectAlamofire(evaluateAlamofire(policy, .missingIntermediate, host: "www.example.com"), is: .pinned(at: 0))
-        expectAlamofire(evaluateAlamofire(policy, .noSAN, host: "example.com"), is: .validated)
+        expectVerdict(evaluateAlamofire(policy, .selfSigned, host: "api.example.com"), is: .pinned(at: 0))
+        expectVerdict(evaluateAlamofire(policy, .missingIntermediate, host: "www.example.com"), is: .pinned(at: 0))
+        expectVerdict(evaluateAlamofire(policy, .noSAN, host: "example.com"), is: .validated)
         // No evaluator and allHostsMustBeEvaluated false: URLSession's default handling, with the host.
-        expectAlamofire(evaluateAlamofire(policy, .valid, host: "other.example.com"), is: .mismatch(0))
+        expectVerdict(evaluateAlamofire(policy, .valid, host: "other.example.com"), is: .mismatch(0))
     }
 
     @Test func compositeKeepsItsOrder() throws {
@@ -110,8 +110,8 @@ struct AlamofirePolicyFileTests {
                     certificates: [\(Self.cert("self-signed.pem"))]
                     acceptSelfSignedCertificates: true
             """)
-        expectAlamofire(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api),
-                        is: AlamofireExpected.untrusted(0).within("evaluator 1 of 2 (public-keys)"))
+        expectVerdict(evaluateAlamofire(policy, .selfSigned, host: AlamofireHosts.api),
+                        is: ExpectedVerdict.untrusted(0).within("evaluator 1 of 2 (public-keys)"))
     }
 
     @Test func certificatePathsAreRelativeToThePolicyFile() throws {
@@ -124,7 +124,7 @@ struct AlamofirePolicyFileTests {
                   api.example.com: {kind: public-keys, keys: [pins/]}
                 """, in: directory))
             let policy = try #require(loaded.apps.first?.policy as? AlamofirePolicy)
-            expectAlamofire(evaluateAlamofire(policy, .valid, host: AlamofireHosts.api), is: .pinned(at: 0))
+            expectVerdict(evaluateAlamofire(policy, .valid, host: AlamofireHosts.api), is: .pinned(at: 0))
         }
     }
 
@@ -134,7 +134,7 @@ struct AlamofirePolicyFileTests {
             evaluators:
               api.example.com: {kind: pinned-certificates, certificates: []}
             """)
-        expectAlamofire(evaluateAlamofire(policy, .valid, host: AlamofireHosts.api), is: .noPins)
+        expectVerdict(evaluateAlamofire(policy, .valid, host: AlamofireHosts.api), is: .noPins)
     }
 
     // MARK: What it refuses (exit 2 in the commands)

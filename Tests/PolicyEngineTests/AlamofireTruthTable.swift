@@ -103,19 +103,9 @@ func alamofirePin(_ file: String) -> PinnedCertificate {
     PinnedCertificate(certificate: LibraryCerts.one(file), source: PinSource(file))
 }
 
-/// What a row expects, written by hand from Alamofire 5.12's source (notes/libraries/alamofire.md).
-enum AlamofireExpected: Sendable, Equatable, CustomStringConvertible {
-    /// Trusted on a validated chain, nothing pinned (`trust.basis` validated).
-    case validated
-    /// Trusted by a pin on the certificate at this index of `Evaluation.chain`.
-    case pinned(at: Int)
-    /// Trusted with nothing checked (disabled, an empty composite).
-    case unchecked
-    /// Trusted by URLSession's default handling: the host has no evaluator.
-    case notPinned
-    /// Rejected with `reason.code`, naming the certificate at `at`, inside the composite steps of `context`.
-    case rejected(String, at: Int? = nil, context: [String] = [])
-
+/// Alamofire's rejections as its table writes them, by hand from Alamofire 5.12's source
+/// (notes/libraries/alamofire.md).
+extension ExpectedVerdict {
     static func untrusted(_ index: Int) -> Self { .rejected("untrusted-chain", at: index) }
     static func expired(_ index: Int) -> Self { .rejected("expired", at: index) }
     static func mismatch(_ index: Int) -> Self { .rejected("hostname-mismatch", at: index) }
@@ -124,24 +114,6 @@ enum AlamofireExpected: Sendable, Equatable, CustomStringConvertible {
     static let keyNotPinned = Self.rejected("public-key-not-pinned")
     static let noPins = Self.rejected("no-pins")
     static let noEvaluator = Self.rejected("no-evaluator")
-
-    /// The same rejection seen from composite steps, outermost first ("evaluator 2 of 2 (public-keys)").
-    func within(_ steps: String...) -> Self {
-        guard case .rejected(let code, let index, let context) = self else { return self }
-        return .rejected(code, at: index, context: steps + context)
-    }
-
-    var description: String {
-        switch self {
-        case .validated: "trusted (validated)"
-        case .pinned(let index): "trusted by the pin on #\(index)"
-        case .unchecked: "trusted (unchecked)"
-        case .notPinned: "trusted (not pinned: default handling)"
-        case .rejected(let code, let index, let context):
-            (context.isEmpty ? "" : context.joined(separator: ": ") + ": ") + "rejected \(code)"
-                + (index.map { " naming #\($0)" } ?? "")
-        }
-    }
 }
 
 /// Evaluates `policy` on a chain of the table against the store standing for the system's.
@@ -149,28 +121,4 @@ func evaluateAlamofire(_ policy: AlamofirePolicy, _ chain: AlamofireChain, host:
     let context = EvaluationContext(platformAnchors: LibraryCerts.store(), time: chain.time)
     return PolicyEvaluator(context: context).evaluate(policy, presented: chain.files.flatMap(LibraryCerts.load),
                                                       domain: host)
-}
-
-/// Checks verdict, trust basis, matched pin, reason code, the certificate named and the composite steps.
-func expectAlamofire(_ evaluation: Evaluation, is expected: AlamofireExpected,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
-    let got = evaluation.rejectionMessage ?? "trusted (\(evaluation.trustBasis?.code ?? "?"))"
-    switch expected {
-    case .validated, .unchecked, .notPinned:
-        let code = expected == .validated ? "validated" : expected == .unchecked ? "unchecked" : "not-pinned"
-        #expect(evaluation.trustBasis?.code == code, "got: \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.matchedPin == nil, sourceLocation: sourceLocation)
-    case .pinned(let index):
-        #expect(evaluation.trustBasis?.code == "pin-matched", "got: \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.matchedPinIndex == index, "got: \(got)", sourceLocation: sourceLocation)
-    case .rejected(let code, let index, let context):
-        #expect(evaluation.rejection?.reason.code == code, "got: \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.rejectedCertificateIndex == index, "got: \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.rejection?.context == context, "got: \(got)", sourceLocation: sourceLocation)
-        if let index {
-            let named = "certificate #\(index) (\(evaluation.chain[index].subject))"
-            #expect(got.contains(named), "got: \(got)", sourceLocation: sourceLocation)
-        }
-        #expect(evaluation.rejection?.reason.isConfigurationError == false, sourceLocation: sourceLocation)
-    }
 }

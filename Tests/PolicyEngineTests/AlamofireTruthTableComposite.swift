@@ -4,7 +4,7 @@ import Testing
 private let api = AlamofireHosts.api
 private let other = AlamofireHosts.other
 
-private func row(_ specs: [AlamofireSpec], _ chain: AlamofireChain, host: String = api, _ expected: AlamofireExpected)
+private func row(_ specs: [AlamofireSpec], _ chain: AlamofireChain, host: String = api, _ expected: ExpectedVerdict)
     -> AlamofireRow
 {
     AlamofireRow(spec: .composite(specs), chain: chain, host: host, expected: expected)
@@ -52,7 +52,7 @@ let alamofireCompositeRows: [AlamofireRow] = [
     row([.standard, .composite([.keys(["leaf.pem"])]), .pinned(["root-ca.pem"])], .valid, .pinned(at: 0)),
 ]
 
-private typealias E = AlamofireExpected
+private typealias E = ExpectedVerdict
 
 /// A `ServerTrustManager` row: its evaluators by host, the host checked, the verdict.
 struct AlamofireManagerRow: Sendable, CustomTestStringConvertible {
@@ -60,7 +60,7 @@ struct AlamofireManagerRow: Sendable, CustomTestStringConvertible {
     let evaluators: [(host: String, spec: AlamofireSpec)]
     let chain: AlamofireChain
     let host: String?
-    let expected: AlamofireExpected
+    let expected: ExpectedVerdict
 
     var policy: AlamofirePolicy {
         AlamofirePolicy(allHostsMustBeEvaluated: allHostsMustBeEvaluated,
@@ -74,7 +74,7 @@ struct AlamofireManagerRow: Sendable, CustomTestStringConvertible {
 }
 
 private func manager(_ must: Bool, _ evaluators: [(host: String, spec: AlamofireSpec)], _ chain: AlamofireChain,
-                     host: String? = api, _ expected: AlamofireExpected) -> AlamofireManagerRow {
+                     host: String? = api, _ expected: ExpectedVerdict) -> AlamofireManagerRow {
     AlamofireManagerRow(allHostsMustBeEvaluated: must, evaluators: evaluators, chain: chain, host: host,
                         expected: expected)
 }

@@ -7,7 +7,7 @@ struct AlamofireRow: Sendable, CustomTestStringConvertible {
     let spec: AlamofireSpec
     let chain: AlamofireChain
     let host: String?
-    let expected: AlamofireExpected
+    let expected: ExpectedVerdict
 
     var testDescription: String { "\(spec) on \(chain.rawValue) for \(host ?? "no host") → \(expected)" }
 }
@@ -17,7 +17,7 @@ private let other = AlamofireHosts.other
 
 /// `DefaultTrustEvaluator`, columns validateHost off, on. With validateHost the host check runs first and is a full
 /// evaluation, so the host-less one after it can add nothing: validate(anchors, ssl, host) or (anchors, ssl, none).
-private func standard(_ chain: AlamofireChain, host: String? = api, _ expected: [AlamofireExpected]) -> [AlamofireRow] {
+private func standard(_ chain: AlamofireChain, host: String? = api, _ expected: [ExpectedVerdict]) -> [AlamofireRow] {
     precondition(expected.count == 2, "two columns")
     return zip([false, true], expected).map { AlamofireRow(spec: .standard(validateHost: $0), chain: chain, host: host,
                                                            expected: $1) }
@@ -25,7 +25,7 @@ private func standard(_ chain: AlamofireChain, host: String? = api, _ expected: 
 
 /// `PinnedCertificatesTrustEvaluator`, columns (acceptSelfSignedCertificates, performDefaultValidation, validateHost):
 /// FFF FFT FTF FTT | TFF TFT TTF TTT.
-private func pinned(_ chain: AlamofireChain, pins: [String], host: String? = api, _ expected: [AlamofireExpected])
+private func pinned(_ chain: AlamofireChain, pins: [String], host: String? = api, _ expected: [ExpectedVerdict])
     -> [AlamofireRow]
 {
     precondition(expected.count == 8, "eight columns")
@@ -37,7 +37,7 @@ private func pinned(_ chain: AlamofireChain, pins: [String], host: String? = api
 }
 
 /// `PublicKeysTrustEvaluator`, columns (performDefaultValidation, validateHost): FF FT TF TT.
-private func keys(_ chain: AlamofireChain, of files: [String], host: String? = api, _ expected: [AlamofireExpected])
+private func keys(_ chain: AlamofireChain, of files: [String], host: String? = api, _ expected: [ExpectedVerdict])
     -> [AlamofireRow]
 {
     precondition(expected.count == 4, "four columns")
@@ -48,7 +48,7 @@ private func keys(_ chain: AlamofireChain, of files: [String], host: String? = a
     }
 }
 
-private typealias E = AlamofireExpected
+private typealias E = ExpectedVerdict
 private let pinNotInChain = E.pinNotInChain, keyNotPinned = E.keyNotPinned
 
 // Written by hand from ServerTrustEvaluation.swift (5.12.0); OpenSSL error depths checked with `openssl verify`:

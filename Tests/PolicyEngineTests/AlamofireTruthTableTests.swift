@@ -25,12 +25,12 @@ struct AlamofireTruthTableTests {
 
     @Test("ServerTrustManager", arguments: alamofireManagerRows)
     func manager(_ row: AlamofireManagerRow) {
-        expectAlamofire(evaluateAlamofire(row.policy, row.chain, host: row.host), is: row.expected)
+        expectVerdict(evaluateAlamofire(row.policy, row.chain, host: row.host), is: row.expected)
     }
 
     private func check(_ row: AlamofireRow, sourceLocation: SourceLocation = #_sourceLocation) {
         let evaluation = evaluateAlamofire(AlamofirePolicy(evaluator: row.spec.evaluator), row.chain, host: row.host)
-        expectAlamofire(evaluation, is: row.expected, sourceLocation: sourceLocation)
+        expectVerdict(evaluation, is: row.expected, sourceLocation: sourceLocation)
     }
 
     @Test func everyFlagCombinationOfEachEvaluatorIsCovered() {
@@ -82,7 +82,7 @@ struct AlamofireTruthTableTests {
     func nearMissKeyIsNamedInAWarning(_ key: String) {
         let policy = AlamofirePolicy(evaluators: [(key, .disabled)])
         let evaluation = evaluateAlamofire(policy, .valid, host: AlamofireHosts.api)
-        expectAlamofire(evaluation, is: .noEvaluator)
+        expectVerdict(evaluation, is: .noEvaluator)
         expectWarning(evaluation, containing: "the evaluator for \(key) does not apply to api.example.com")
         #expect(policy.hasRule(for: key))
         #expect(!policy.hasRule(for: AlamofireHosts.api))
@@ -104,11 +104,11 @@ struct AlamofireTruthTableTests {
                                 "-days", "10", "-out", "same-key.pem"], in: directory.path)
             let sameKey = try pins(directory.path("same-key.pem"))
             let keys = AlamofireEvaluator.publicKeys(sameKey, performDefaultValidation: true, validateHost: true)
-            expectAlamofire(evaluateAlamofire(AlamofirePolicy(evaluator: keys), .valid, host: AlamofireHosts.api),
+            expectVerdict(evaluateAlamofire(AlamofirePolicy(evaluator: keys), .valid, host: AlamofireHosts.api),
                             is: .pinned(at: 0))
             let certificates = AlamofireEvaluator.pinnedCertificates(
                 sameKey, acceptSelfSignedCertificates: false, performDefaultValidation: true, validateHost: true)
-            expectAlamofire(evaluateAlamofire(AlamofirePolicy(evaluator: certificates), .valid,
+            expectVerdict(evaluateAlamofire(AlamofirePolicy(evaluator: certificates), .valid,
                                               host: AlamofireHosts.api), is: .pinNotInChain)
         }
     }
@@ -120,17 +120,17 @@ struct AlamofireTruthTableTests {
                                 "-subj", "/CN=ed25519", "-days", "10"], in: directory.path)
             let ed25519 = try pins(directory.path("ed.pem"))
             let alone = AlamofireEvaluator.publicKeys(ed25519, performDefaultValidation: false, validateHost: false)
-            expectAlamofire(evaluateAlamofire(AlamofirePolicy(evaluator: alone), .valid, host: AlamofireHosts.api),
+            expectVerdict(evaluateAlamofire(AlamofirePolicy(evaluator: alone), .valid, host: AlamofireHosts.api),
                             is: .noPins)
             let withLeaf = AlamofireEvaluator.publicKeys(ed25519 + [alamofirePin("leaf.pem")],
                                                          performDefaultValidation: false, validateHost: false)
-            expectAlamofire(evaluateAlamofire(AlamofirePolicy(evaluator: withLeaf), .valid, host: AlamofireHosts.api),
+            expectVerdict(evaluateAlamofire(AlamofirePolicy(evaluator: withLeaf), .valid, host: AlamofireHosts.api),
                             is: .pinned(at: 0))
             // Served, its key is dropped too: nothing left to compare.
             let context = EvaluationContext(platformAnchors: LibraryCerts.store(), time: TestTime.now)
             let served = PolicyEvaluator(context: context).evaluate(
                 AlamofirePolicy(evaluator: withLeaf), presented: ed25519.map(\.certificate), domain: AlamofireHosts.api)
-            expectAlamofire(served, is: .keyNotPinned)
+            expectVerdict(served, is: .keyNotPinned)
         }
     }
 

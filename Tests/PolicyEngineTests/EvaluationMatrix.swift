@@ -51,9 +51,9 @@ struct Cell: Sendable, CustomTestStringConvertible {
     let allowInvalid: Bool
     let validatesDomain: Bool
     let scenario: Scenario
-    let expected: Expected
+    let expected: ExpectedVerdict
 
-    init(_ mode: PinningMode, _ invalid: Flag, _ domain: Flag, _ scenario: Scenario, _ expected: Expected) {
+    init(_ mode: PinningMode, _ invalid: Flag, _ domain: Flag, _ scenario: Scenario, _ expected: ExpectedVerdict) {
         self.mode = mode
         self.allowInvalid = invalid == .on
         self.validatesDomain = domain == .on
@@ -76,7 +76,7 @@ let truthTable: [Cell] = [
     // valid chain [leaf, intermediate], leaf pinned: only step 1 can refuse it.
     Cell(.none, .off, .on, .validChain, .trusted),
     Cell(.none, .off, .off, .validChain, .trusted),
-    Cell(.none, .on, .on, .validChain, .rejected("contradiction")),
+    Cell(.none, .on, .on, .validChain, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .validChain, .trusted),
     Cell(.certificate, .off, .on, .validChain, .pinned(at: 0)),
     Cell(.certificate, .off, .off, .validChain, .pinned(at: 0)),
@@ -90,7 +90,7 @@ let truthTable: [Cell] = [
     // [self-signed]: error 18 against the store; trusted only when pinned with invalid certificates allowed.
     Cell(.none, .off, .on, .selfSigned, .rejected("untrusted-chain", at: 0)),
     Cell(.none, .off, .off, .selfSigned, .rejected("untrusted-chain", at: 0)),
-    Cell(.none, .on, .on, .selfSigned, .rejected("contradiction")),
+    Cell(.none, .on, .on, .selfSigned, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .selfSigned, .trusted),
     Cell(.certificate, .off, .on, .selfSigned, .rejected("untrusted-chain", at: 0)),
     Cell(.certificate, .off, .off, .selfSigned, .rejected("untrusted-chain", at: 0)),
@@ -104,7 +104,7 @@ let truthTable: [Cell] = [
     // expired leaf: certificate mode checks dates even with invalid certificates allowed; public-key mode does not.
     Cell(.none, .off, .on, .expired, .rejected("expired", at: 0)),
     Cell(.none, .off, .off, .expired, .rejected("expired", at: 0)),
-    Cell(.none, .on, .on, .expired, .rejected("contradiction")),
+    Cell(.none, .on, .on, .expired, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .expired, .trusted),
     Cell(.certificate, .off, .on, .expired, .rejected("expired", at: 0)),
     Cell(.certificate, .off, .off, .expired, .rejected("expired", at: 0)),
@@ -118,7 +118,7 @@ let truthTable: [Cell] = [
     // not-yet-valid leaf: as expired.
     Cell(.none, .off, .on, .notYetValid, .rejected("not-yet-valid", at: 0)),
     Cell(.none, .off, .off, .notYetValid, .rejected("not-yet-valid", at: 0)),
-    Cell(.none, .on, .on, .notYetValid, .rejected("contradiction")),
+    Cell(.none, .on, .on, .notYetValid, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .notYetValid, .trusted),
     Cell(.certificate, .off, .on, .notYetValid, .rejected("not-yet-valid", at: 0)),
     Cell(.certificate, .off, .off, .notYetValid, .rejected("not-yet-valid", at: 0)),
@@ -132,7 +132,7 @@ let truthTable: [Cell] = [
     // wrong host: the name counts only when validated; certificate mode checks it even with invalid allowed.
     Cell(.none, .off, .on, .wrongHost, .rejected("hostname-mismatch", at: 0)),
     Cell(.none, .off, .off, .wrongHost, .trusted),
-    Cell(.none, .on, .on, .wrongHost, .rejected("contradiction")),
+    Cell(.none, .on, .on, .wrongHost, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .wrongHost, .trusted),
     Cell(.certificate, .off, .on, .wrongHost, .rejected("hostname-mismatch", at: 0)),
     Cell(.certificate, .off, .off, .wrongHost, .pinned(at: 0)),
@@ -146,7 +146,7 @@ let truthTable: [Cell] = [
     // CN-only leaf: names come from the SAN only, so CN=pinning.test never matches — as wrong host.
     Cell(.none, .off, .on, .cnOnly, .rejected("hostname-mismatch", at: 0)),
     Cell(.none, .off, .off, .cnOnly, .trusted),
-    Cell(.none, .on, .on, .cnOnly, .rejected("contradiction")),
+    Cell(.none, .on, .on, .cnOnly, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .cnOnly, .trusted),
     Cell(.certificate, .off, .on, .cnOnly, .rejected("hostname-mismatch", at: 0)),
     Cell(.certificate, .off, .off, .cnOnly, .pinned(at: 0)),
@@ -160,7 +160,7 @@ let truthTable: [Cell] = [
     // [leaf] alone: error 20 against the store; a pinned leaf is its own anchor in certificate mode.
     Cell(.none, .off, .on, .missingIntermediate, .rejected("untrusted-chain", at: 0)),
     Cell(.none, .off, .off, .missingIntermediate, .rejected("untrusted-chain", at: 0)),
-    Cell(.none, .on, .on, .missingIntermediate, .rejected("contradiction")),
+    Cell(.none, .on, .on, .missingIntermediate, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .missingIntermediate, .trusted),
     Cell(.certificate, .off, .on, .missingIntermediate, .rejected("untrusted-chain", at: 0)),
     Cell(.certificate, .off, .off, .missingIntermediate, .rejected("untrusted-chain", at: 0)),
@@ -174,7 +174,7 @@ let truthTable: [Cell] = [
     // intermediate pinned: it terminates the chain in certificate mode; its key is in the built chain.
     Cell(.none, .off, .on, .pinnedIntermediate, .trusted),
     Cell(.none, .off, .off, .pinnedIntermediate, .trusted),
-    Cell(.none, .on, .on, .pinnedIntermediate, .rejected("contradiction")),
+    Cell(.none, .on, .on, .pinnedIntermediate, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .pinnedIntermediate, .trusted),
     Cell(.certificate, .off, .on, .pinnedIntermediate, .pinned(at: 1)),
     Cell(.certificate, .off, .off, .pinnedIntermediate, .pinned(at: 1)),
@@ -188,7 +188,7 @@ let truthTable: [Cell] = [
     // root pinned: the server did not send it; it is #2, supplied by the store (or the pinned anchors).
     Cell(.none, .off, .on, .pinnedRoot, .trusted),
     Cell(.none, .off, .off, .pinnedRoot, .trusted),
-    Cell(.none, .on, .on, .pinnedRoot, .rejected("contradiction")),
+    Cell(.none, .on, .on, .pinnedRoot, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .pinnedRoot, .trusted),
     Cell(.certificate, .off, .on, .pinnedRoot, .pinned(at: 2)),
     Cell(.certificate, .off, .off, .pinnedRoot, .pinned(at: 2)),
@@ -203,7 +203,7 @@ let truthTable: [Cell] = [
     // intermediate (error 20 at depth 1, not pin-not-in-chain); the unchanged key still matches.
     Cell(.none, .off, .on, .renewedLeaf, .trusted),
     Cell(.none, .off, .off, .renewedLeaf, .trusted),
-    Cell(.none, .on, .on, .renewedLeaf, .rejected("contradiction")),
+    Cell(.none, .on, .on, .renewedLeaf, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .renewedLeaf, .trusted),
     Cell(.certificate, .off, .on, .renewedLeaf, .rejected("untrusted-chain", at: 1)),
     Cell(.certificate, .off, .off, .renewedLeaf, .rejected("untrusted-chain", at: 1)),
@@ -217,7 +217,7 @@ let truthTable: [Cell] = [
     // rekeyed leaf, old leaf.pem pinned: both pinning modes fail, each in its own way.
     Cell(.none, .off, .on, .rekeyedLeaf, .trusted),
     Cell(.none, .off, .off, .rekeyedLeaf, .trusted),
-    Cell(.none, .on, .on, .rekeyedLeaf, .rejected("contradiction")),
+    Cell(.none, .on, .on, .rekeyedLeaf, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .rekeyedLeaf, .trusted),
     Cell(.certificate, .off, .on, .rekeyedLeaf, .rejected("untrusted-chain", at: 1)),
     Cell(.certificate, .off, .off, .rekeyedLeaf, .rejected("untrusted-chain", at: 1)),
@@ -232,7 +232,7 @@ let truthTable: [Cell] = [
     // certificate mode stops at the pinned leaf and never looks at the expired intermediate (step 4).
     Cell(.none, .off, .on, .expiredIntermediate, .rejected("expired", at: 1)),
     Cell(.none, .off, .off, .expiredIntermediate, .rejected("expired", at: 1)),
-    Cell(.none, .on, .on, .expiredIntermediate, .rejected("contradiction")),
+    Cell(.none, .on, .on, .expiredIntermediate, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .expiredIntermediate, .trusted),
     Cell(.certificate, .off, .on, .expiredIntermediate, .rejected("expired", at: 1)),
     Cell(.certificate, .off, .off, .expiredIntermediate, .rejected("expired", at: 1)),
@@ -246,14 +246,14 @@ let truthTable: [Cell] = [
     // nothing pinned: step 1 when the domain is validated for invalid certificates, otherwise no-pins.
     Cell(.none, .off, .on, .noPins, .trusted),
     Cell(.none, .off, .off, .noPins, .trusted),
-    Cell(.none, .on, .on, .noPins, .rejected("contradiction")),
+    Cell(.none, .on, .on, .noPins, .misconfigured("contradiction")),
     Cell(.none, .on, .off, .noPins, .trusted),
     Cell(.certificate, .off, .on, .noPins, .rejected("no-pins")),
     Cell(.certificate, .off, .off, .noPins, .rejected("no-pins")),
-    Cell(.certificate, .on, .on, .noPins, .rejected("contradiction")),
+    Cell(.certificate, .on, .on, .noPins, .misconfigured("contradiction")),
     Cell(.certificate, .on, .off, .noPins, .rejected("no-pins")),
     Cell(.publicKey, .off, .on, .noPins, .rejected("no-pins")),
     Cell(.publicKey, .off, .off, .noPins, .rejected("no-pins")),
-    Cell(.publicKey, .on, .on, .noPins, .rejected("contradiction")),
+    Cell(.publicKey, .on, .on, .noPins, .misconfigured("contradiction")),
     Cell(.publicKey, .on, .off, .noPins, .rejected("no-pins")),
 ]

@@ -13,15 +13,14 @@ struct EvaluationOrderTests {
         // reject it for some other reason.
         let evaluation = try evaluate(
             ["expired.pem"], for: "wrong.test", with: policy(mode, allowInvalid: true, validatesDomainName: true))
-        expectVerdict(evaluation, is: .rejected("contradiction"))
-        #expect(evaluation.rejection?.reason.isConfigurationError == true)
+        expectVerdict(evaluation, is: .misconfigured("contradiction"))
         #expect(evaluation.rejectionMessage?.contains("requires pinning") == true)
     }
 
     @Test func contradictionFiresInModeNoneEvenWithPins() throws {
         let evaluation = try evaluate(
             ["leaf.pem", "intermediate-ca.pem"], with: policy(.none, pinning: ["leaf.pem"], allowInvalid: true))
-        expectVerdict(evaluation, is: .rejected("contradiction"))
+        expectVerdict(evaluation, is: .misconfigured("contradiction"))
     }
 
     @Test("Without a domain, step 1 never fires", arguments: PinningMode.allCases)
@@ -136,7 +135,7 @@ struct EvaluationOrderTests {
         // Hash pins are no certificates, so certificate mode holds none and step 1 applies, as in AFNetworking:
         // `self.allowInvalidCertificates && self.validatesDomainName && ... [self.pinnedCertificates count] == 0`.
         // (Flags and policy files refuse these pins before evaluation; this is the engine's own answer.)
-        expectVerdict(evaluation, is: .rejected("contradiction"))
+        expectVerdict(evaluation, is: .misconfigured("contradiction"))
     }
 
     // MARK: Step 5, public-key mode

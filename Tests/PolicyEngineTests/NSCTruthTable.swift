@@ -4,28 +4,6 @@ import PolicyEngine
 import TestSupport
 import Testing
 
-/// What Android decides for one connection, written by hand from AOSP's source (notes/libraries/nsc.md).
-enum NSCExpected: Sendable, CustomStringConvertible {
-    /// Trusted; no pin applies (no pin-set, or an empty one).
-    case notPinned
-    /// Trusted by the pin on the certificate at this index of `Evaluation.chain` (#2: the store's root).
-    case pinned(at: Int)
-    /// Trusted without enforcing the pins (an expired pin-set, an anchor that overrides pins); the explanation and
-    /// a warning contain this fragment.
-    case failedOpen(String)
-    /// Rejected with this `reason.code`, naming the certificate at this index, if any.
-    case rejected(String, at: Int? = nil)
-
-    var description: String {
-        switch self {
-        case .notPinned: "trusted, not pinned"
-        case .pinned(let index): "trusted by the pin on #\(index)"
-        case .failedOpen(let why): "trusted, failed open (\(why))"
-        case .rejected(let code, let index): "rejected \(code)" + (index.map { " naming #\($0)" } ?? "")
-        }
-    }
-}
-
 /// The chains a server presents, from certs/libraries/ (leaf first).
 enum NSCChain: String, Sendable {
     /// leaf + intermediate-ca, under root-ca (the "system" store); SANs api., www., example.com.
@@ -71,9 +49,9 @@ struct NSCCase: Sendable, CustomTestStringConvertible {
     let build: NSCBuild
     let time: String
     let store: NSCStore
-    let expected: NSCExpected
+    let expected: ExpectedVerdict
 
-    init(_ config: String, _ host: String?, _ chain: NSCChain, _ expected: NSCExpected, build: NSCBuild = .release,
+    init(_ config: String, _ host: String?, _ chain: NSCChain, _ expected: ExpectedVerdict, build: NSCBuild = .release,
          at time: String = TestTime.nowText, store: NSCStore = .root) {
         self.config = config
         self.host = host

@@ -10,7 +10,7 @@ struct NSCTruthTableTests {
     @Test("NSC verdicts", arguments: nscTruthTable)
     func connectionHasAndroidsVerdict(_ row: NSCCase) throws {
         let evaluation = try evaluateNSC(row)
-        expectNSC(evaluation, is: row.expected)
+        expectVerdict(evaluation, is: row.expected)
     }
 
     @Test("NSC parse errors", arguments: nscParseErrors)
@@ -146,27 +146,4 @@ func evaluateNSC(_ row: NSCCase) throws -> Evaluation {
     return PolicyEvaluator(context: context)
         .evaluate(NSCPolicy(config: config, debuggable: debuggable), presented: row.chain.certificates,
                   domain: row.host)
-}
-
-/// Checks the verdict, the trust basis and the reason code against a row.
-func expectNSC(_ evaluation: Evaluation, is expected: NSCExpected, sourceLocation: SourceLocation = #_sourceLocation) {
-    let got = "\(evaluation.trustBasis.map { "trusted \($0.code): \($0.explanation ?? "")" } ?? "")"
-        + (evaluation.rejectionMessage ?? "")
-    switch expected {
-    case .notPinned:
-        #expect(evaluation.trustBasis?.code == "not-pinned", "\(got)", sourceLocation: sourceLocation)
-    case .pinned(let index):
-        #expect(evaluation.trustBasis?.code == "pin-matched", "\(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.matchedPin.flatMap { evaluation.index(of: $0.certificate) } == index, "\(got)",
-                sourceLocation: sourceLocation)
-    case .failedOpen(let fragment):
-        #expect(evaluation.trustBasis?.code == "failed-open", "\(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.trustBasis?.explanation?.contains(fragment) == true, "\(got)",
-                sourceLocation: sourceLocation)
-        #expect(evaluation.warnings.contains { $0.contains(fragment) }, "warnings: \(evaluation.warnings)",
-                sourceLocation: sourceLocation)
-    case .rejected(let code, let index):
-        #expect(evaluation.rejection?.reason.code == code, "\(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.rejectedCertificateIndex == index, "\(got)", sourceLocation: sourceLocation)
-    }
 }

@@ -60,37 +60,18 @@ enum OkHttpChain: String, Sendable {
     }
 }
 
-/// The verdict OkHttp reaches, written by hand from CertificatePinner, ConnectPlan and OkHostnameVerifier.
-enum OkHttpVerdict: Sendable, Equatable, CustomStringConvertible {
-    /// Trusted (`pin-matched`): a pin matched the certificate at this index of `Evaluation.chain` (presented
-    /// certificates, then the store's root: #2 for a [leaf, intermediate] chain).
-    case pinned(at: Int)
-    /// Trusted without pinning (`not-pinned`): no pattern matches the host.
-    case notPinned
-    /// Rejected with this reason code, naming the certificate at this index.
-    case rejected(String, at: Int? = nil)
-
-    var description: String {
-        switch self {
-        case .pinned(let index): "pinned by #\(index)"
-        case .notPinned: "trusted, not pinned"
-        case .rejected(let code, let index): "rejected \(code)" + (index.map { " at #\($0)" } ?? "")
-        }
-    }
-}
-
 /// One row: `add(pattern, pins…)` calls in order, a chain, a host, OkHttp's verdict and the warning it deserves.
 struct OkHttpRow: Sendable, CustomTestStringConvertible {
     let rule: String
     let adds: [(pattern: String, pins: [OkHttpPinText])]
     let chain: OkHttpChain
     let host: String?
-    let verdict: OkHttpVerdict
+    let verdict: ExpectedVerdict
     /// A fragment some warning holds; nil: no warning at all.
     let warning: String?
 
     init(_ rule: String, _ adds: [(String, [OkHttpPinText])], on chain: OkHttpChain = .leaf,
-         host: String? = "api.example.com", _ verdict: OkHttpVerdict, warning: String? = nil) {
+         host: String? = "api.example.com", _ verdict: ExpectedVerdict, warning: String? = nil) {
         self.rule = rule
         self.adds = adds.map { (pattern: $0.0, pins: $0.1) }
         self.chain = chain
@@ -122,23 +103,4 @@ struct OkHttpRow: Sendable, CustomTestStringConvertible {
 func evaluateOkHttp(_ policy: OkHttpPolicy, _ presented: [X509Certificate], host: String?) -> Evaluation {
     let context = EvaluationContext(platformAnchors: LibraryCerts.store(), time: TestTime.now)
     return PolicyEvaluator(context: context).evaluate(policy, presented: presented, domain: host)
-}
-
-/// Checks verdict, trust basis, reason code and the index of the certificate concerned.
-func expectOkHttp(
-    _ evaluation: Evaluation, is verdict: OkHttpVerdict, sourceLocation: SourceLocation = #_sourceLocation
-) {
-    let got = evaluation.rejectionMessage ?? evaluation.trustBasis?.code ?? "?"
-    switch verdict {
-    case .pinned(let index):
-        #expect(evaluation.trustBasis?.code == "pin-matched", "got \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.matchedPin.flatMap { evaluation.index(of: $0.certificate) } == index,
-                "matched \(evaluation.matchedPin?.certificate.subject ?? "nothing")", sourceLocation: sourceLocation)
-    case .notPinned:
-        #expect(evaluation.trustBasis?.code == "not-pinned", "got \(got)", sourceLocation: sourceLocation)
-    case .rejected(let code, let index):
-        #expect(evaluation.rejection?.reason.code == code, "got \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.rejectedCertificateIndex == index, "got \(got)", sourceLocation: sourceLocation)
-        #expect(evaluation.rejection?.reason.isConfigurationError == false, sourceLocation: sourceLocation)
-    }
 }

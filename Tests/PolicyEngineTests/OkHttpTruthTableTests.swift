@@ -9,7 +9,7 @@ struct OkHttpTruthTableTests {
     @Test("OkHttpPolicy truth table", arguments: okhttpTruthTable)
     func rowHasOkHttpsVerdict(_ row: OkHttpRow) throws {
         let evaluation = evaluateOkHttp(try row.policy(), row.chain.presented, host: row.host)
-        expectOkHttp(evaluation, is: row.verdict)
+        expectVerdict(evaluation, is: row.verdict)
         // The backup-pin warning comes from the rotation forecast, which every library shares (tested there).
         let warnings = evaluation.warnings.filter { !$0.hasPrefix("no backup pin:") }
         if let fragment = row.warning {
@@ -80,7 +80,7 @@ struct OkHttpTruthTableTests {
                 .init(pattern: OkHttpPattern("api.example.com"), pin: OkHttpPin.parse(text, source: PinSource("x"))),
             ])
             let evaluation = evaluateOkHttp(policy, LibraryCerts.load("leaf-chain.pem"), host: "api.example.com")
-            expectOkHttp(evaluation, is: .rejected("public-key-not-pinned"))
+            expectVerdict(evaluation, is: .rejected("public-key-not-pinned"))
         }
     }
 

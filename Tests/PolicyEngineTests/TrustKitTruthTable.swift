@@ -82,27 +82,6 @@ enum TKChain {
     static let strayRoot = ["leaf.pem", "intermediate-ca.pem", "other-root-ca.pem"]
 }
 
-/// What TrustKit decides, as pinctl reports it.
-enum TKVerdict: Sendable, CustomStringConvertible {
-    /// Allowed: a pin matched the certificate at this index of `Evaluation.chain` (trust basis `pin-matched`).
-    case pinned(at: Int)
-    /// `DomainNotPinned` (no entry, or an exclusion) and the default evaluation passed (trust basis `not-pinned`).
-    case notPinned
-    /// Allowed without a pin: expired pins or report-only (trust basis `failed-open`), with a warning containing this.
-    case failedOpen(String)
-    /// Blocked, with this `reason.code`, naming the certificate at this index.
-    case rejected(String, at: Int?)
-
-    var description: String {
-        switch self {
-        case .pinned(let index): "pinned on #\(index)"
-        case .notPinned: "not pinned"
-        case .failedOpen: "failed open"
-        case .rejected(let code, let index): "rejected \(code)" + (index.map { " naming #\($0)" } ?? "")
-        }
-    }
-}
-
 /// One row: a configuration, a host, a chain, a time, and what TrustKit does.
 struct TKRow: Sendable, CustomTestStringConvertible {
     let rule: String
@@ -111,12 +90,12 @@ struct TKRow: Sendable, CustomTestStringConvertible {
     let chain: [String]
     /// Seconds after TestTime.now (2026-06-01T00:00:00Z).
     var after: TimeInterval = 0
-    let expected: TKVerdict
+    let expected: ExpectedVerdict
     /// A warning the evaluation must carry, besides the failed-open one.
     var warning: String?
 
     init(_ rule: String, _ domains: [TKDomain], host: String?, _ chain: [String], after: TimeInterval = 0,
-         _ expected: TKVerdict, warning: String? = nil) {
+         _ expected: ExpectedVerdict, warning: String? = nil) {
         self.rule = rule
         self.domains = domains
         self.host = host

@@ -10,7 +10,7 @@ struct TKKeyCase: Sendable, CustomTestStringConvertible {
     /// openssl commands writing `key.pem`, run in a fresh directory.
     let makeKey: [[String]]
     var enforce = true
-    let expected: TKVerdict
+    let expected: ExpectedVerdict
     /// Whether pinctl must warn that TrustKit hashes the key in another encoding.
     let reencoded: Bool
 
@@ -83,7 +83,7 @@ struct TrustKitKeyEncodingTests {
                 time: Date().addingTimeInterval(3600))
             let evaluation = PolicyEvaluator(context: context).evaluate(policy, presented: certificate,
                                                                         domain: "api.example.com")
-            expectTrustKitVerdict(evaluation, is: keyCase.expected)
+            expectVerdict(evaluation, is: keyCase.expected)
             expectWarning(evaluation, containing: "hashes in another encoding", present: keyCase.reencoded)
         }
     }

@@ -20,25 +20,16 @@ public struct ElementTree: Decodable, Sendable {
     public static func parse(_ document: String) throws -> ElementTree {
         try TemporaryDirectory.with { directory in
             let file = try directory.write("document.xml", text: document)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", """
+            // json.dumps escapes every non-ASCII character, so the output survives the trip through a String.
+            let result = try Subprocess.run("python3", ["-c", """
                 import json, sys, xml.etree.ElementTree as ET
                 def tree(e):
                     return {"tag": e.tag, "attributes": e.attrib, "text": "".join(e.itertext()),
                             "children": [tree(c) for c in e]}
                 print(json.dumps(tree(ET.parse(sys.argv[1]).getroot())))
-                """, file]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let json = output.fileHandleForReading.readDataToEndOfFile()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw Malformed(description: "not well-formed XML: \(message)") }
-            return try JSONDecoder().decode(ElementTree.self, from: json)
+                """, file])
+            guard result.status == 0 else { throw Malformed(description: "not well-formed XML: \(result.stderr)") }
+            return try JSONDecoder().decode(ElementTree.self, from: Data(result.stdout.utf8))
         }
     }
 }

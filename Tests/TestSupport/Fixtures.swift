@@ -58,16 +58,14 @@ extension Certs {
     public static func opensslHash(_ file: String) -> String { opensslOutput(file, ["-subject_hash"]) }
 
     private static func opensslOutput(_ file: String, _ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "x509", "-noout", "-in", path(file)] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        do { try process.run() } catch { fatalError("cannot run openssl: \(error)") }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else { fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'") }
+        let result: Subprocess.Result
+        do {
+            result = try Subprocess.run("openssl", ["x509", "-noout", "-in", path(file)] + arguments)
+        } catch {
+            fatalError("cannot run openssl: \(error)")
+        }
+        let text = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0 else { fatalError("openssl x509 \(arguments) on \(file) printed '\(text)'") }
         return text
     }
 }

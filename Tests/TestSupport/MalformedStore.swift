@@ -26,19 +26,9 @@ public enum MalformedStore {
             + Data(patched).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
             + "\n-----END CERTIFICATE-----\n"
         try Data(pem.utf8).write(to: URL(fileURLWithPath: directory + "/malformed-root.pem"))
-        try run(["openssl", "rehash", directory])
+        let rehash = try Subprocess.run("openssl", ["rehash", directory])
+        guard rehash.status == 0 else { throw Failure("openssl rehash \(directory) failed: \(rehash.stderr)") }
         return directory
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure("\(arguments.joined(separator: " ")) failed") }
     }
 
     public struct Failure: Error, CustomStringConvertible {

@@ -9,18 +9,9 @@ public enum OpenSSLCLI {
 
     /// Runs `openssl arguments` in `directory`; throws with its output when it fails.
     public static func run(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(String(decoding: data, as: UTF8.self))")
+        let result = try Subprocess.run("openssl", arguments, in: directory)
+        guard result.status == 0 else {
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)")
         }
     }
 
@@ -82,15 +73,7 @@ extension OpenSSLCLI {
 
     /// What a command found on the PATH prints, trimmed.
     private static func standardOutput(_ command: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Subprocess.run(command[0], Array(command.dropFirst())).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func write(_ name: String, _ text: String, in directory: String) throws {

@@ -14,7 +14,7 @@ public final class RevocationFixture: @unchecked Sendable {
     public let directory: String
     public let ocspURL: String
     public let crlURL: String
-    private let responder: Process?
+    private let responder: BackgroundProcess?
     private let silent: LoopbackListener?
     private let crlServer: LoopbackListener
     private let stopping = StopFlag()
@@ -30,15 +30,11 @@ public final class RevocationFixture: @unchecked Sendable {
         self.crlServer = crlServer
         self.silent = silent
 
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/bin/sh")
-        script.arguments = [Certs.root + "/scripts/make-revocation-pki.sh", directory, ocspURL, crlURL]
-        script.standardOutput = FileHandle.nullDevice
-        script.standardError = FileHandle.nullDevice
-        try script.run()
-        script.waitUntilExit()
-        guard script.terminationStatus == 0 else {
-            throw TestServerError("make-revocation-pki.sh exited \(script.terminationStatus)")
+        // Five minutes, not the default minute: it makes a dozen keys and certificates, on a loaded machine too.
+        let script = try Subprocess.run(
+            "/bin/sh", [Certs.root + "/scripts/make-revocation-pki.sh", directory, ocspURL, crlURL], timeout: 300)
+        guard script.status == 0 else {
+            throw TestServerError("make-revocation-pki.sh exited \(script.status): \(script.stderr)")
         }
 
         let crl = directory + "/ca.crl"
@@ -57,23 +53,16 @@ public final class RevocationFixture: @unchecked Sendable {
         if silentResponder {
             responder = nil
         } else {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl", "ocsp", "-port", String(ocspPort), "-index", "index.txt", "-CA", "ca.pem",
-                                 "-rsigner", "responder.pem", "-rkey", "responder.key", "-ndays", "7300"]
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            let log = directory + "/ocsp.log"
-            guard FileManager.default.createFile(atPath: log, contents: nil), let output = FileHandle(forWritingAtPath: log)
-            else { throw TestServerError("cannot create \(log)") }
-            defer { try? output.close() }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
+            let process = try BackgroundProcess(
+                "openssl", ["ocsp", "-port", String(ocspPort), "-index", "index.txt", "-CA", "ca.pem",
+                            "-rsigner", "responder.pem", "-rkey", "responder.key", "-ndays", "7300"],
+                in: directory, capture: .standardOutputAndError)
             responder = process
-            guard Self.waitUntilAccepting(log: log, seconds: 10) else {
+            // The "ACCEPT" line it prints once it listens. Not a probe connection: the responder serves one
+            // connection at a time and would wait on a probe that sends nothing, stalling every later request.
+            guard process.waitForOutput(seconds: 10, { $0.contains("ACCEPT") ? true : nil }) == true else {
                 stop()
-                throw TestServerError("openssl ocsp did not start on port \(ocspPort)")
+                throw TestServerError("openssl ocsp did not start on port \(ocspPort): \(process.output)")
             }
         }
     }
@@ -83,11 +72,7 @@ public final class RevocationFixture: @unchecked Sendable {
     /// Ends the responder and the listeners, and waits for them; idempotent.
     public func stop() {
         guard stopping.set() else { return }
-        if let responder {
-            // SIGKILL: the test runner's threads block SIGTERM, and a child started from one inherits that mask.
-            if responder.isRunning { kill(responder.processIdentifier, SIGKILL) }
-            responder.waitUntilExit()
-        }
+        responder?.stop()
         silent?.stop()
         crlServer.stop()
     }
@@ -106,20 +91,5 @@ public final class RevocationFixture: @unchecked Sendable {
             return port
         }
         throw TestServerError("no free port below the ephemeral range for openssl ocsp")
-    }
-
-    /// Waits for the "ACCEPT" line `openssl ocsp` prints once it listens. Not a probe connection: the responder
-    /// serves one connection at a time and would wait on a probe that sends nothing, stalling every later request.
-    private static func waitUntilAccepting(log: String, seconds: Double) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            // Not read while empty: FoundationEssentials leaks its 4 KB read buffer on an empty file, which
-            // LeakSanitizer (scripts/test-asan.sh) reports.
-            var info = stat()
-            if stat(log, &info) == 0, info.st_size > 0, let text = try? String(contentsOfFile: log, encoding: .utf8),
-               text.contains("ACCEPT") { return true }
-            usleep(20_000)
-        }
-        return false
     }
 }

@@ -7,8 +7,6 @@ import TestSupport
 /// probe, against the same loopback servers, and every command gives every app the same verdict and reason code,
 /// target by target. The revocation PKI is scripts/make-revocation-pki.sh's, with the openssl CLI's responder.
 @Suite(.serialized) struct CommandAgreementTests {
-    typealias Verdict = ServeCheckAgreementTests.Verdict
-
     /// An app of every library, each judging 127.0.0.1 (the revocation leaves' IP SAN) and api.example.com:
     /// AFNetworking and OkHttp pin the issuing CA's key; Alamofire's revocation evaluator asks the responder (`.any`,
     /// which takes a staple instead when there is one) or only the staple (`.networkAccessDisabled`); TrustKit's pins
@@ -105,35 +103,11 @@ import TestSupport
         return "sha256/" + result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Each app's verdict from the JSON objects of `check`, `verify` or `lint`: the rejection's or error's code, or
-    /// the trust's basis.
-    static func verdicts(_ result: PinctlProcess.Result) throws -> [String: Verdict] {
-        var verdicts: [String: Verdict] = [:]
-        for object in try LiveRun.objects(result.stdout) {
-            let app = try #require(object["app"] as? String, "\(result)")
-            let word = try #require(object["verdict"] as? String, "\(result)")
-            let basis = (object["trust"] as? [String: Any])?["basis"] as? String
-            #expect(verdicts[app] == nil, "\(app) twice: \(result)")
-            verdicts[app] = Verdict(trusted: word == "trusted", reason: LiveRun.reasonCode(object) ?? basis ?? "")
-        }
-        return verdicts
-    }
-
-    /// Each app's verdict from a `/probe`'s `pinctl_verdict{app,reason}` (1 trusted, 0 not).
+    /// Each app's verdict from a `/probe`.
     static func probeVerdicts(_ exporter: ServeProcess, _ target: String, servername: String?) throws
-        -> [String: Verdict]
+        -> [String: AppVerdict]
     {
-        let answer = try exporter.client.probe(target, servername.map { [("servername", $0)] } ?? [])
-        #expect(answer.status == 200, "\(answer)")
-        var verdicts: [String: Verdict] = [:]
-        for line in answer.samples("pinctl_verdict") {
-            // pinctl_verdict{app="NAME",reason="CODE"} VALUE
-            let fields = line.split(separator: "\"")
-            try #require(fields.count == 5, "\(line)")
-            let value = line.split(separator: " ").last.flatMap { Double($0) }
-            verdicts[String(fields[1])] = Verdict(trusted: value == 1, reason: String(fields[3]))
-        }
-        return verdicts
+        try AppVerdict.fromProbe(try exporter.client.probe(target, servername.map { [("servername", $0)] } ?? []))
     }
 
     /// A leaf for api.example.com (a name TrustKit accepts) from the fixture's issuing CA, without an OCSP
@@ -176,17 +150,17 @@ import TestSupport
             ]
             let file = try Self.writePolicyFile(in: directory, fixture, targets: servers.map(\.target))
 
-            let pinned = Verdict(trusted: true, reason: "pin-matched")
-            let validated = Verdict(trusted: true, reason: "validated")
-            let failedOpen = Verdict(trusted: true, reason: "failed-open")
+            let pinned = AppVerdict(trusted: true, reason: "pin-matched")
+            let validated = AppVerdict(trusted: true, reason: "validated")
+            let failedOpen = AppVerdict(trusted: true, reason: "failed-open")
             let onTheIP = ["afnetworking": pinned, "okhttp": pinned, "nsc-override": failedOpen]
-            let expected: [String: [String: Verdict]] = [
+            let expected: [String: [String: AppVerdict]] = [
                 // The staple says good: both Alamofire apps judge it; neither asks the responder.
                 "good": onTheIP.merging(["alamofire-any": validated, "alamofire-staple": validated]) { $1 },
                 // No staple: `.any` asks the responder, which says revoked; `.networkAccessDisabled` has only the
                 // staple, and a missing one is a warning (DESIGN §11).
                 "revoked": onTheIP.merging([
-                    "alamofire-any": Verdict(trusted: false, reason: "revoked"), "alamofire-staple": validated,
+                    "alamofire-any": AppVerdict(trusted: false, reason: "revoked"), "alamofire-staple": validated,
                 ]) { $1 },
                 // The leaf names no responder: a warning for `.any`, as the missing staple is for the other.
                 "named": onTheIP.merging([
@@ -202,9 +176,9 @@ import TestSupport
                 let live = [server.target, "--config", file, "--timeout", "5", "--revocation-allow-private"]
                     + server.servername + Self.common
                 let check = try PinctlProcess.run(["check"] + live, in: directory.path)
-                #expect(try Self.verdicts(check) == want, "check, \(server.name): \(check)")
+                #expect(try AppVerdict.fromJSON(check) == want, "check, \(server.name): \(check)")
                 let lint = try PinctlProcess.run(["lint"] + live, in: directory.path)
-                #expect(try Self.verdicts(lint) == want, "lint, \(server.name): \(lint)")
+                #expect(try AppVerdict.fromJSON(lint) == want, "lint, \(server.name): \(lint)")
                 let probed = try Self.probeVerdicts(exporter, server.target, servername: server.servername.last)
                 #expect(probed == want, "serve, \(server.name)")
 
@@ -218,9 +192,9 @@ import TestSupport
                 // without --ocsp-response nothing says what the server staples (`.networkAccessDisabled` where
                 // there is no staple file): those apps are `error input` (exit 2), told which file to give.
                 var offline = want
-                if server.staple == nil { offline["alamofire-staple"] = Verdict(trusted: false, reason: "input") }
-                if server.name == "revoked" { offline["alamofire-any"] = Verdict(trusted: false, reason: "input") }
-                #expect(try Self.verdicts(verify) == offline, "verify, \(server.name): \(verify)")
+                if server.staple == nil { offline["alamofire-staple"] = AppVerdict(trusted: false, reason: "input") }
+                if server.name == "revoked" { offline["alamofire-any"] = AppVerdict(trusted: false, reason: "input") }
+                #expect(try AppVerdict.fromJSON(verify) == offline, "verify, \(server.name): \(verify)")
                 #expect(verify.status == (offline == want ? 0 : 2), "verify, \(server.name): \(verify)")
                 for (app, verdict) in offline where verdict.reason == "input" {
                     let line = verify.stderr.split(separator: "\n").first { $0.hasPrefix("pinctl: app \(app): ") }
@@ -238,7 +212,8 @@ import TestSupport
             let verify = try PinctlProcess.run(
                 ["verify", "--config", file, "--chain", fixture.directory + "/revoked-chain.pem", "--host",
                  "127.0.0.1", "--ocsp-response", answer] + Self.common, in: directory.path)
-            #expect(try Self.verdicts(verify)["alamofire-any"] == expected["revoked"]?["alamofire-any"], "\(verify)")
+            #expect(try AppVerdict.fromJSON(verify)["alamofire-any"] == expected["revoked"]?["alamofire-any"],
+                    "\(verify)")
         }
     }
 
@@ -256,19 +231,19 @@ import TestSupport
             // TrustKit judges only api.example.com; every app judging 127.0.0.1 trusts the chain, then its CRL
             // says revoked.
             let apps = ["afnetworking", "alamofire-any", "alamofire-staple", "okhttp", "nsc-override"]
-            let revokedVerdict = Verdict(trusted: false, reason: "revoked")
+            let revokedVerdict = AppVerdict(trusted: false, reason: "revoked")
             let expected = Dictionary(uniqueKeysWithValues: apps.map { ($0, revokedVerdict) })
 
             let live = [target, "--config", file, "--timeout", "5", "--revocation", "crl", "--revocation-allow-private"]
                 + Self.common
             let check = try PinctlProcess.run(["check"] + live, in: directory.path)
-            #expect(try Self.verdicts(check) == expected, "\(check)")
+            #expect(try AppVerdict.fromJSON(check) == expected, "\(check)")
             let lint = try PinctlProcess.run(["lint"] + live, in: directory.path)
-            #expect(try Self.verdicts(lint) == expected, "\(lint)")
+            #expect(try AppVerdict.fromJSON(lint) == expected, "\(lint)")
             let verify = try PinctlProcess.run(
                 ["verify", "--config", file, "--chain", fixture.directory + "/revoked-chain.pem", "--host",
                  "127.0.0.1", "--crl-file", fixture.directory + "/ca.crl"] + Self.common, in: directory.path)
-            #expect(try Self.verdicts(verify) == expected, "\(verify)")
+            #expect(try AppVerdict.fromJSON(verify) == expected, "\(verify)")
         }
     }
 

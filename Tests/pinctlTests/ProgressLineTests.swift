@@ -16,19 +16,10 @@ import TestSupport
 
         // script(1) gives pinctl a pseudo-terminal for stdout and stderr alike.
         let command = ([PinctlProcess.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.currentDirectoryURL = URL(fileURLWithPath: Certs.directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let screen = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(screen)")
+        let terminal = try Subprocess.run("/usr/bin/script", ["-qec", command, "/dev/null"], in: Certs.directory)
+        // script(1) copies the terminal to its standard output; its own standard error has only its complaints.
+        let screen = terminal.stdout + terminal.stderr
+        #expect(terminal.status == 0, "\(screen)")
         #expect(screen.contains("checked 1/6"), "\(screen)")
         #expect(screen.contains("checked 5/6"), "\(screen)")
         #expect(screen.contains("\r\u{1B}[K"), "the progress line is cleared before each result")

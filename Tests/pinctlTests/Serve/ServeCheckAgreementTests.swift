@@ -27,45 +27,19 @@ import TestSupport
         """
     }
 
-    /// Each app's verdict and reason code from `check --config --format json`: the rejection's or error's code, or
-    /// the trust's basis.
-    static func checkVerdicts(_ file: String, target: String) throws -> [String: Verdict] {
-        let result = try PinctlProcess.run([
+    /// Each app's verdict and reason code from `check --config --format json`.
+    static func checkVerdicts(_ file: String, target: String) throws -> [String: AppVerdict] {
+        try AppVerdict.fromJSON(try PinctlProcess.run([
             "check", target, "--config", file, "--at", RevocationFixture.at, "--timeout", "2", "--format", "json",
-            "--revocation-allow-private"])
-        var verdicts: [String: Verdict] = [:]
-        for object in try LiveRun.objects(result.stdout) {
-            let app = try #require(object["app"] as? String, "\(result)")
-            let word = try #require(object["verdict"] as? String, "\(result)")
-            let basis = (object["trust"] as? [String: Any])?["basis"] as? String
-            verdicts[app] = Verdict(trusted: word == "trusted", reason: LiveRun.reasonCode(object) ?? basis ?? "")
-        }
-        return verdicts
+            "--revocation-allow-private"]))
     }
 
-    /// Each app's verdict and reason from `/probe`'s `pinctl_verdict{app,reason}` (1 trusted, 0 not).
-    static func probeVerdicts(_ file: String, target: String) throws -> [String: Verdict] {
+    /// Each app's verdict and reason from a `/probe` of a `serve` started for it.
+    static func probeVerdicts(_ file: String, target: String) throws -> [String: AppVerdict] {
         let exporter = try ServeProcess(["--config", file, "--at", RevocationFixture.at, "--timeout", "2",
                                          "--revocation-allow-private"])
         defer { exporter.stop() }
-        let answer = try exporter.client.probe(target)
-        #expect(answer.status == 200, "\(answer)")
-        var verdicts: [String: Verdict] = [:]
-        for line in answer.samples("pinctl_verdict") {
-            // pinctl_verdict{app="NAME",reason="CODE"} VALUE
-            let fields = line.split(separator: "\"")
-            try #require(fields.count == 5, "\(line)")
-            let value = line.split(separator: " ").last.flatMap { Double($0) }
-            verdicts[String(fields[1])] = Verdict(trusted: value == 1, reason: String(fields[3]))
-        }
-        return verdicts
-    }
-
-    struct Verdict: Equatable, CustomStringConvertible {
-        let trusted: Bool
-        let reason: String
-
-        var description: String { (trusted ? "trusted " : "not trusted ") + reason }
+        return try AppVerdict.fromProbe(try exporter.client.probe(target))
     }
 
     /// A revoked leaf: the revocation app rejects it as revoked (openssl's responder says so), the other app trusts
@@ -78,8 +52,8 @@ import TestSupport
             defer { server.stop() }
             let target = "127.0.0.1:\(server.port)"
             let file = try directory.write("pinctl.yaml", text: Self.policyFile(fixture, target: target))
-            let expected = ["revoking": Verdict(trusted: false, reason: "revoked"),
-                            "plain": Verdict(trusted: true, reason: "validated")]
+            let expected = ["revoking": AppVerdict(trusted: false, reason: "revoked"),
+                            "plain": AppVerdict(trusted: true, reason: "validated")]
             #expect(try Self.checkVerdicts(file, target: target) == expected)
             #expect(try Self.probeVerdicts(file, target: target) == expected)
         }
@@ -96,8 +70,8 @@ import TestSupport
             defer { server.stop() }
             let target = "127.0.0.1:\(server.port)"
             let file = try directory.write("pinctl.yaml", text: Self.policyFile(fixture, target: target))
-            let expected = ["revoking": Verdict(trusted: false, reason: "timeout"),
-                            "plain": Verdict(trusted: true, reason: "validated")]
+            let expected = ["revoking": AppVerdict(trusted: false, reason: "timeout"),
+                            "plain": AppVerdict(trusted: true, reason: "validated")]
             #expect(try Self.checkVerdicts(file, target: target) == expected)
             #expect(try Self.probeVerdicts(file, target: target) == expected)
         }
