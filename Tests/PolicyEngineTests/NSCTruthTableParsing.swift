@@ -38,6 +38,8 @@ let nscParseErrors: [NSCParseError] = [
     NSCParseError("bad_unknown_src.xml", line: 5,
                   "Unknown certificates src. Should be one of system|user|@resourceVal"),
     NSCParseError("bad_missing_raw.xml", line: 5, "@raw/absent: no file absent.*"),
+    NSCParseError("shape_debug_raw_elsewhere.xml", line: 9, "@raw/charles_proxy: no file charles_proxy.*",
+                  build: .debuggable),
     NSCParseError("bad_digest.xml", line: 6, "Unsupported pin digest algorithm: SHA-1"),
     NSCParseError("bad_missing_digest.xml", line: 6, "Unsupported pin digest algorithm: null"),
     NSCParseError("bad_empty_pin.xml", line: 6, "Missing pin digest"),

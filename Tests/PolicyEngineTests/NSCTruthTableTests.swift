@@ -139,9 +139,10 @@ struct NSCTruthTableTests {
 }
 
 /// Evaluates one row: its config read for its build, its store, its time.
-func evaluateNSC(_ row: NSCCase) throws -> Evaluation {
+/// Evaluates a row on its fixture, or on `configPath` (the same config written elsewhere).
+func evaluateNSC(_ row: NSCCase, configPath: String? = nil) throws -> Evaluation {
     let debuggable = row.build == .debuggable
-    let config = try NSCXMLReader.read(NSCFixtures.config(row.config), debuggable: debuggable)
+    let config = try NSCXMLReader.read(configPath ?? NSCFixtures.config(row.config), debuggable: debuggable)
     let context = EvaluationContext(platformAnchors: row.store.trustStore, time: try Timestamp.parse(row.time).get())
     return PolicyEvaluator(context: context)
         .evaluate(NSCPolicy(config: config, debuggable: debuggable), presented: row.chain.certificates,

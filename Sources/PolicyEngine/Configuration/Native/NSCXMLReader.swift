@@ -22,19 +22,21 @@ public enum NSCXMLReader {
         var reader = Reader(path: path, debuggable: debuggable)
         let document = try reader.document(try element(bytes, path: path))
         var debugAnchors = document.debugAnchors
+        var debugOverrides = document.debugOverrides
         // XmlConfigSource: "If debug is true and there was no debug-overrides in the file check for an extra _debug
         // resource." A release build never reads it.
         if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
             var companionReader = Reader(path: companion, debuggable: true)
             let root = try element(try ConfigurationError.contents(of: companion), path: companion)
-            debugAnchors = try companionReader.debugOverridesOnly(root)
+            (debugAnchors, debugOverrides) = try companionReader.debugOverridesOnly(root)
         }
         var notes = reader.notes
         if document.sawDebugOverrides, !debuggable {
             notes.append("\(path): debug-overrides are ignored: a release build (give --debuggable for a debug one)")
         }
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
-                                     debugAnchors: debugAnchors, path: path, notes: notes)
+                                     debugAnchors: debugAnchors, debugOverrides: debugOverrides, path: path,
+                                     notes: notes)
     }
 
     private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {
@@ -60,7 +62,8 @@ public enum NSCXMLReader {
         var base: NetworkSecurityConfig.Config?
         var domainConfigs: [NetworkSecurityConfig.Config] = []
         var debugAnchors: [NetworkSecurityConfig.CertificatesSource]?
-        var sawDebugOverrides = false
+        var debugOverrides: NetworkSecurityConfig.WrittenElement?
+        var sawDebugOverrides: Bool { debugOverrides != nil }
     }
 
     struct Reader {
@@ -109,14 +112,14 @@ public enum NSCXMLReader {
 
         /// The `_debug` companion: only its debug-overrides are read, everything else is skipped.
         mutating func debugOverridesOnly(_ root: XMLElement) throws(ConfigurationError)
-            -> [NetworkSecurityConfig.CertificatesSource]?
+            -> ([NetworkSecurityConfig.CertificatesSource]?, NetworkSecurityConfig.WrittenElement?)
         {
             try checkRoot(root)
             var document = Document()
             for child in root.children where child.name == "debug-overrides" {
                 try debugOverrides(child, into: &document)
             }
-            return document.debugAnchors
+            return (document.debugAnchors, document.debugOverrides)
         }
 
         /// The count is checked before `if (mDebugBuild)`, so a second one is refused in a release build too; a
@@ -125,8 +128,20 @@ public enum NSCXMLReader {
             throws(ConfigurationError)
         {
             guard !document.sawDebugOverrides else { throw error(element, "Only one debug-overrides allowed") }
-            document.sawDebugOverrides = true
+            document.debugOverrides = written(element)
             if debuggable { document.debugAnchors = try config(element, kind: .debug).trustAnchors }
+        }
+
+        /// The element as written, for an export to carry whatever the build reads of it. Prefixed attributes and
+        /// elements (`tools:ignore`) are left out: the tree keeps no namespace declaration to write them with, and
+        /// they configure nothing.
+        func written(_ element: XMLElement) -> NetworkSecurityConfig.WrittenElement {
+            NetworkSecurityConfig.WrittenElement(
+                name: element.name,
+                attributes: element.attributes.filter { !$0.name.contains(":") }.map { ($0.name, $0.value) },
+                text: element.text.unicodeScalars.allSatisfy(\.isBlankOrNewline) ? "" : element.text,
+                children: element.children.filter { !$0.name.contains(":") }.map(written),
+                location: "\(path):\(element.line)")
         }
 
         enum Kind: CustomStringConvertible {
@@ -170,8 +185,16 @@ public enum NSCXMLReader {
                 }
             }
             if kind == .domain, domains.isEmpty { throw error(element, "No domain elements in domain-config") }
-            return NetworkSecurityConfig.Config(domains: domains, trustAnchors: anchors, pinSet: pinSet,
-                                                children: children, location: "\(path):\(element.line)")
+            // "Parse config attributes. Only set values that are present, config inheritence will handle the rest."
+            // Both read with getAttributeBooleanValue(i, default); the last of a repeated name would win, but XML
+            // allows none.
+            func flag(_ name: String, fallback: Bool) -> Bool? {
+                element.attribute(name).map { NSCValueDecoding.aaptBoolean($0.value, fallback: fallback) }
+            }
+            return NetworkSecurityConfig.Config(
+                domains: domains, trustAnchors: anchors, pinSet: pinSet, children: children,
+                cleartextTrafficPermitted: flag("cleartextTrafficPermitted", fallback: true),
+                hstsEnforced: flag("hstsEnforced", fallback: false), location: "\(path):\(element.line)")
         }
 
         /// `parser.getText().trim().toLowerCase(Locale.US)`; a name given twice anywhere in the file is refused,
@@ -254,11 +277,15 @@ public enum NSCXMLReader {
                 expiration = date
             }
             var pins: [PublicKeyPin] = []
+            var texts: [String] = []
             for child in element.children where child.name == "pin" {
                 let pin = try self.pin(child)
-                if !pins.contains(pin) { pins.append(pin) }
+                if !pins.contains(pin) {
+                    pins.append(pin)
+                    texts.append(NSCValueDecoding.javaTrim(child.text))
+                }
             }
-            return NetworkSecurityConfig.PinSet(pins: pins, expiration: expiration)
+            return NetworkSecurityConfig.PinSet(pins: pins, texts: texts, expiration: expiration)
         }
 
         /// `parsePin`: the digest algorithm, then the text, trimmed and decoded with Android's Base64, 32 bytes.

@@ -9,10 +9,15 @@ public enum NativeExport {
         public let rawValue: String
         /// Writes the portable rules in this form.
         let write: @Sendable (PortablePolicy, inout ExportLosses) throws(ExportError) -> Output
+        /// Writes a policy of the form's own library as itself, whole; nil for a policy of another library.
+        let writeOwn: @Sendable (any TrustPolicy) throws(ExportError) -> Output?
 
-        init(_ name: String, write: @escaping @Sendable (PortablePolicy, inout ExportLosses) throws(ExportError) -> Output) {
+        init(_ name: String,
+             own writeOwn: @escaping @Sendable (any TrustPolicy) throws(ExportError) -> Output? = { _ in nil },
+             write: @escaping @Sendable (PortablePolicy, inout ExportLosses) throws(ExportError) -> Output) {
             rawValue = name
             self.write = write
+            self.writeOwn = writeOwn
         }
 
         /// The form of that name among every registered library's forms.
@@ -40,6 +45,9 @@ public enum NativeExport {
     public static func write(_ policy: any TrustPolicy, as format: Format, losses: inout ExportLosses)
         throws(ExportError) -> Output
     {
+        // An app exported to its own format is written as itself: the portable rules would drop what only that
+        // format says (an NSC app's anchors, debug-overrides, cleartext settings).
+        if let own = try format.writeOwn(policy) { return own }
         guard let convertible = policy as? PortableConvertible else {
             throw ExportError("a \(policy.library.rawValue) policy cannot be exported")
         }

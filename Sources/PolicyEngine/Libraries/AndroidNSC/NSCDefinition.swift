@@ -7,8 +7,11 @@ extension Library {
 }
 
 extension NativeExport.Format {
-    /// Android: a complete network_security_config.xml.
-    public static let nscXML = Self("xml") { policy, losses throws(ExportError) in
+    /// Android: a complete network_security_config.xml; an nsc app's own configuration written back whole.
+    public static let nscXML = Self("xml", own: { policy throws(ExportError) in
+        guard let nsc = policy as? NSCPolicy else { return nil }
+        return .file(try NSCConfigurationWriter.write(nsc.config))
+    }) { policy, losses throws(ExportError) in
         .file(try NSCXMLWriter.write(policy, losses: &losses))
     }
 }

@@ -39,11 +39,16 @@ public struct NetworkSecurityConfig: Sendable {
     /// `<pin-set expiration="…">`: SHA-256 SPKI pins, off once the expiration day has passed.
     public struct PinSet: Sendable {
         public let pins: [PublicKeyPin]
+        /// Each pin's base64 as the file wrote it (trimmed), in the order of `pins`, so an export writes back the
+        /// text a reviewer can grep the app for (unpadded or non-canonical base64 stays so).
+        public let texts: [String]
         /// 00:00 UTC of the `expiration` day; nil: never expires.
         public let expiration: Date?
 
-        public init(pins: [PublicKeyPin], expiration: Date?) {
+        /// `texts` defaults to each pin's canonical padded base64.
+        public init(pins: [PublicKeyPin], texts: [String]? = nil, expiration: Date?) {
             self.pins = pins
+            self.texts = texts ?? pins.map { Data($0.hash).base64EncodedString() }
             self.expiration = expiration
         }
     }
@@ -67,15 +72,21 @@ public struct NetworkSecurityConfig: Sendable {
         /// nil: inherited. Present but empty (`<pin-set/>`): no pinning, hiding the parent's pins.
         public let pinSet: PinSet?
         public let children: [Config]
+        /// `cleartextTrafficPermitted="…"`; nil: inherited (at the top, false for apps targeting API 28 or later).
+        public let cleartextTrafficPermitted: Bool?
+        /// `hstsEnforced="…"`; nil: inherited.
+        public let hstsEnforced: Bool?
         /// Where it is written, for messages: "network_security_config.xml:12".
         public let location: String
 
         public init(domains: [Domain], trustAnchors: [CertificatesSource]?, pinSet: PinSet?, children: [Config],
-                    location: String) {
+                    cleartextTrafficPermitted: Bool? = nil, hstsEnforced: Bool? = nil, location: String) {
             self.domains = domains
             self.trustAnchors = trustAnchors
             self.pinSet = pinSet
             self.children = children
+            self.cleartextTrafficPermitted = cleartextTrafficPermitted
+            self.hstsEnforced = hstsEnforced
             self.location = location
         }
     }
@@ -86,19 +97,44 @@ public struct NetworkSecurityConfig: Sendable {
     public let domainConfigs: [Config]
     /// `debug-overrides`' trust anchors; used only for a debuggable build.
     public let debugAnchors: [CertificatesSource]?
+    /// The `debug-overrides` element as written, whatever the build: a release build skips it unread, so only its
+    /// text can carry it into an export (from the `_debug` companion when that is where a debuggable build read it).
+    public let debugOverrides: WrittenElement?
     /// The file it was read from.
     public let path: String
 
     /// What the reader skipped or ignored, for `--verbose`.
     public let notes: [String]
 
-    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?, path: String,
-                notes: [String] = []) {
+    public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?,
+                debugOverrides: WrittenElement? = nil, path: String, notes: [String] = []) {
         self.notes = notes
         self.base = base
         self.domainConfigs = domainConfigs
         self.debugAnchors = debugAnchors
+        self.debugOverrides = debugOverrides
         self.path = path
+    }
+}
+
+extension NetworkSecurityConfig {
+    /// An element kept as the file wrote it: name, attributes in order, its non-blank text, and child elements.
+    public struct WrittenElement: Sendable {
+        public let name: String
+        public let attributes: [(name: String, value: String)]
+        public let text: String
+        public let children: [WrittenElement]
+        /// Where it is written, for messages: "network_security_config_debug.xml:12".
+        public let location: String
+
+        public init(name: String, attributes: [(name: String, value: String)], text: String,
+                    children: [WrittenElement], location: String) {
+            self.name = name
+            self.attributes = attributes
+            self.text = text
+            self.children = children
+            self.location = location
+        }
     }
 }
 
