@@ -14,7 +14,7 @@ struct NSCExportRoundTripTests {
     func exportedConfigKeepsAndroidsVerdict(_ row: NSCCase) throws {
         try Self.withExport(of: row.config, debuggable: row.build == .debuggable) { exported in
             let evaluation = try evaluateNSC(row, configPath: exported)
-            expectNSC(evaluation, is: row.expected)
+            expectVerdict(evaluation, is: row.expected)
         }
     }
 
