@@ -64,7 +64,9 @@ public enum OkHttpDefinition {
             guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
                 return false
             }
-            return part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+            return part.unicodeScalars.allSatisfy {
+                $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+            }
         }
     }
 

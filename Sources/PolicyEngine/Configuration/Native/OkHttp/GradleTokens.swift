@@ -1,6 +1,7 @@
 /// A Gradle build script (Groovy `build.gradle` or Kotlin `build.gradle.kts`) as far as finding its
-/// `buildConfigField` calls and the blocks around them needs: words, strings, braces, parentheses and commas; comments
-/// skipped. A string's value is its text with Groovy's and Kotlin's escapes read; one with a template (`"$x"`) has none.
+/// `buildConfigField` calls and the blocks around them needs: words, strings, braces, parentheses and commas;
+/// comments skipped. A string's value is its text with Groovy's and Kotlin's escapes read; one with a template
+/// (`"$x"`) has none.
 struct GradleTokens {
     enum Kind: Equatable {
         case word(String)

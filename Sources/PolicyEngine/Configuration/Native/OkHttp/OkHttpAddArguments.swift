@@ -1,10 +1,10 @@
 /// The arguments of one `add(pattern: String, vararg pins: String)` call, each a string literal at its place.
 ///
-/// Read: a literal, or literals and constants of this file joined by `+` (`OkHttpConstants`); Kotlin's named arguments
-/// (`pattern =`, `pins =`), trailing comma and spread of an array of those (`*arrayOf("…")`, `*arrayOf<String>(…)`,
-/// `*listOf(…).toTypedArray()`); Java's `new String[] {"…"}`. Anything else (`BuildConfig.X`, a template
-/// `"sha256/$HASH"`, a variable, a call) is unresolved: its value is not in the file, and guessing it would judge an app
-/// by pins it may not have, so reading stops there.
+/// Read: a literal, or literals and names joined by `+` whose values `OkHttpConstants` knows (this file's constants,
+/// `BuildConfig` fields, defines); Kotlin's named arguments (`pattern =`, `pins =`), trailing comma and spread of an
+/// array of those (`*arrayOf("…")`, `*arrayOf<String>(…)`, `*listOf(…).toTypedArray()`); Java's `new String[] {"…"}`.
+/// Anything else (a variable, a parameter, a call, a template computing its value) is unresolved: its value is not
+/// known from the files, and guessing it would judge an app by pins it may not have, so reading stops there.
 struct OkHttpAddArguments {
     struct Literal: Sendable {
         let value: String
@@ -92,7 +92,9 @@ struct OkHttpAddArguments {
 
         /// One string literal, or literals and constants joined by `+`, or an unresolved argument.
         func literal(_ range: Range<Int>, role: String) throws(ConfigurationError) -> Literal {
-            guard let token = tokens[safe: range.lowerBound], !range.isEmpty else { throw unresolved(range, role: role) }
+            guard let token = tokens[safe: range.lowerBound], !range.isEmpty else {
+                throw unresolved(range, role: role)
+            }
             if range.count == 1, case .string(let value, nil) = token.kind {
                 return Literal(value: value, line: token.line, column: token.column)
             }

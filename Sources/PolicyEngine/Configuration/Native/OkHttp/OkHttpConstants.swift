@@ -3,11 +3,12 @@
 ///
 /// A constant is Kotlin's `const val NAME = …` or `val NAME = …` (at the top level, in an object or a companion
 /// object, `: String` or not), or Java's `final String NAME = …;` (`static`, `private` or not), whose value is string
-/// literals and constants joined by `+`. A name is followed only when the file declares it exactly once and never
-/// assigns it again (a Kotlin template `$NAME` or `${Owner.NAME}` is such a name; any other `${…}` is not): a `var`, a Java field without `final`, or one name declared twice (two functions' locals, a
-/// shadowing parameter) leaves it unresolved, and reading stops there rather than guess which value the app uses.
-/// `Owner.NAME` is followed when `Owner` is an object, class or interface of this file; `BuildConfig.NAME` and any
-/// other owner are not in the file.
+/// literals and constants joined by `+`; a Kotlin template `$NAME` or `${Owner.NAME}` names one (any other `${…}`
+/// computes its value). A name is followed only when the file declares it exactly once and never assigns it again: a
+/// `var`, a Java field without `final`, or one name declared twice (two functions' locals, a shadowing parameter)
+/// leaves it unresolved, and reading stops there rather than guess which value the app uses. `Owner.NAME` is
+/// followed when `Owner` is an object, class or interface of this file; `BuildConfig.NAME` is read from the module's
+/// build file (`GradleBuildConfig`); a value the user defines (`defines:`, `--define`) comes before either.
 struct OkHttpConstants {
     /// One declaration: the tokens of its value and where the name is declared.
     private struct Declaration {

@@ -192,13 +192,7 @@ extension OkHttpSourceLexer {
             body = body.drop(while: { $0 == " " || $0 == "\t" })
             while body.last == " " || body.last == "\t" { body = body.dropLast() }
         }
-        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.allSatisfy({ part in
-            guard let first = part.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else {
-                return false
-            }
-            return part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-        }) else { return nil }
+        guard OkHttpDefinition.isDefinableName(String(body)) else { return nil }
         return String(body)
     }
 }
