@@ -130,7 +130,7 @@ let package = Package(
             name: "PolicyEngineTests",
             dependencies: ["PolicyEngine", "OpenSSLWrapper", "XMLTree", "FileAccess", "TestSupport"]
         ),
-        .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "TestSupport"]),
+        .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "Transport", "TestSupport"]),
     ]
 )
 

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Synchronization
+import Transport
 
 /// A long-running program a test starts and must end: `openssl s_server`, `openssl ocsp`, `pinctl serve`. What it
 /// writes is collected on a thread of its own, so it never blocks on a full pipe, and read by the test as it comes.
@@ -92,7 +94,7 @@ public final class BackgroundProcess: @unchecked Sendable {
 /// `BackgroundProcess`, so a server a test forgets to stop is still stopped when it is released.
 // @unchecked Sendable: `collected` and `drained` are guarded by `condition`; the pipe and process are set in init.
 private final class OutputCollector: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var collected: [UInt8] = []
     private var drained = false
     private let pipe: Pipe
@@ -109,9 +111,9 @@ private final class OutputCollector: @unchecked Sendable {
     var snapshot: (bytes: [UInt8], ended: Bool) { condition.withLock { (collected, drained) } }
 
     func waitUntilDrained() {
-        condition.lock()
-        while !drained { condition.wait() }
-        condition.unlock()
+        condition.withLock {
+            while !drained { condition.wait() }
+        }
     }
 
     /// Reads until the end of the pipe, or until the program has ended and the pipe holds nothing more: not to the
@@ -145,13 +147,16 @@ private final class OutputCollector: @unchecked Sendable {
 }
 
 /// A flag set once, read from any thread.
-// @unchecked Sendable: `value` is guarded by `lock`.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
 
-    var isSet: Bool { lock.withLock { value } }
+    var isSet: Bool { value.withLock { $0 } }
 
     /// True for the first caller only.
-    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
+    func set() -> Bool {
+        value.withLock { isSet in
+            defer { isSet = true }
+            return !isSet
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A loopback peer that misbehaves in one specific way, for testing how a TLS client fails.
 ///
@@ -114,13 +115,16 @@ public final class HostilePeer: @unchecked Sendable {
 }
 
 /// A flag that can be set once, from any thread.
-// @unchecked Sendable: `value` is guarded by `lock`.
-private final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+private final class OnceFlag: Sendable {
+    private let value = Mutex(false)
 
     /// True for the first caller only.
-    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
+    func set() -> Bool {
+        value.withLock { isSet in
+            defer { isSet = true }
+            return !isSet
+        }
+    }
 }
 
 /// Fills a listener's accept queue with parked connections, so the kernel drops any further SYN.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Transport
+import Synchronization
 
 /// Why a test server or hostile peer could not be set up.
 public struct TestServerError: Error, CustomStringConvertible, Sendable {
@@ -21,14 +22,13 @@ public struct TestServerError: Error, CustomStringConvertible, Sendable {
 ///
 /// Handlers run on that thread: each must bound its own waits (`PeerConnection` waits end when the listener
 /// stops), so `stop()` returns promptly however the client behaved.
-// @unchecked Sendable: `stopped` and `thread` are guarded by `lock`; everything else is immutable.
+// @unchecked Sendable: `state` is a Mutex; everything else is immutable.
 final class LoopbackListener: @unchecked Sendable {
     let port: UInt16
     private let fd: Int32
     private let wake: WakePipe
-    private let lock = NSLock()
-    private var thread: JoinableThread?
-    private var stopped = false
+    /// The accepting thread, and whether `stop()` has run.
+    private let state = Mutex<(thread: JoinableThread?, stopped: Bool)>((nil, false))
 
     /// Binds `host` ("127.0.0.1" or "::1") on `port` (0: an ephemeral one) and listens; nothing is accepted until
     /// `start`.
@@ -88,18 +88,18 @@ final class LoopbackListener: @unchecked Sendable {
             }
         }
         // Started under the lock, so that a stop() from another thread either sees it, and joins it, or came first.
-        lock.withLock {
-            guard !stopped else { return }
-            thread = JoinableThread(body)
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.thread = JoinableThread(body)
         }
     }
 
     /// Wakes every wait, joins the accepting thread and closes the socket; idempotent.
     func stop() {
-        let running: JoinableThread?? = lock.withLock {
-            guard !stopped else { return nil }
-            stopped = true
-            return .some(thread)
+        let running: JoinableThread?? = state.withLock { state in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return .some(state.thread)
         }
         guard let running else { return }
         wake.signal()

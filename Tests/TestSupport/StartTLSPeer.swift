@@ -1,6 +1,7 @@
 internal import COpenSSL
 import Foundation
 import Glibc
+import Synchronization
 
 /// A scripted server of one STARTTLS protocol on loopback: it speaks the protocol's greeting and upgrade exchange as
 /// a real server would, then completes a TLS handshake presenting leaf.pem and intermediate-ca.pem, or misbehaves
@@ -198,16 +199,14 @@ private struct Script {
 }
 
 /// What a peer received.
-// @unchecked Sendable: `stored` is guarded by `lock`.
-private final class PeerLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
+private final class PeerLog: Sendable {
+    private let stored = Mutex<[String]>([])
 
-    var lines: [String] { lock.withLock { stored } }
+    var lines: [String] { stored.withLock { $0 } }
 
     func add(_ bytes: [UInt8]) {
         let text = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F || $0 == 0x0D || $0 == 0x0A }
             ? String(decoding: bytes, as: UTF8.self) : bytes.map { String($0, radix: 16) }.joined(separator: " ")
-        lock.withLock { stored.append(text) }
+        stored.withLock { $0.append(text) }
     }
 }

@@ -1,6 +1,7 @@
 internal import COpenSSL
 import Foundation
 import Glibc
+import Synchronization
 
 /// An in-process TLS server on a loopback address that presents exactly the chain it is given.
 ///
@@ -74,23 +75,20 @@ public final class TLSTestServer: @unchecked Sendable {
 }
 
 /// What the serving thread shares with the test: the current context and the counters.
-// @unchecked Sendable: `current` and `completed` are guarded by `lock`; `options` and `recorder` are Sendable.
-private final class ServingState: @unchecked Sendable {
+private final class ServingState: Sendable {
     let options: TestServerOptions
     let recorder: ServerNameRecorder
-    private let lock = NSLock()
-    private var current: TestServerContext
-    private var completed = 0
+    private let state: Mutex<(current: TestServerContext, completed: Int)>
 
     init(context: TestServerContext, options: TestServerOptions, recorder: ServerNameRecorder) {
-        current = context
+        state = Mutex((context, 0))
         self.options = options
         self.recorder = recorder
     }
 
-    var context: TestServerContext { lock.withLock { current } }
-    var handshakes: Int { lock.withLock { completed } }
+    var context: TestServerContext { state.withLock { $0.current } }
+    var handshakes: Int { state.withLock { $0.completed } }
 
-    func replace(_ context: TestServerContext) { lock.withLock { current = context } }
-    func countHandshake() { lock.withLock { completed += 1 } }
+    func replace(_ context: TestServerContext) { state.withLock { $0.current = context } }
+    func countHandshake() { state.withLock { $0.completed += 1 } }
 }

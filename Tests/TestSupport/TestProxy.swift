@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// An HTTP proxy on loopback: CONNECT tunnels and absolute-form requests (`GET http://…`), both relayed to the
 /// origin, or one of the ways a proxy fails.
@@ -163,17 +164,15 @@ public final class TestProxy: @unchecked Sendable {
 }
 
 /// The requests a proxy received.
-// @unchecked Sendable: `stored` is guarded by `lock`.
-private final class RequestLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [(line: String, authorization: String?)] = []
-    private var accepted = 0
+private final class RequestLog: Sendable {
+    private let stored = Mutex<[(line: String, authorization: String?)]>([])
+    private let accepted = Mutex(0)
 
-    var entries: [(line: String, authorization: String?)] { lock.withLock { stored } }
+    var entries: [(line: String, authorization: String?)] { stored.withLock { $0 } }
 
-    func add(_ line: String, _ authorization: String?) { lock.withLock { stored.append((line, authorization)) } }
+    func add(_ line: String, _ authorization: String?) { stored.withLock { $0.append((line, authorization)) } }
 
-    var connections: Int { lock.withLock { accepted } }
+    var connections: Int { accepted.withLock { $0 } }
 
-    func connected() { lock.withLock { accepted += 1 } }
+    func connected() { accepted.withLock { $0 += 1 } }
 }

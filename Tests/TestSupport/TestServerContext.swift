@@ -1,15 +1,14 @@
 internal import COpenSSL
 import Foundation
+import Synchronization
 
 /// The server names (SNI) received, one entry per ClientHello: nil when the client sent none.
-// @unchecked Sendable: `names` is guarded by `lock`.
-final class ServerNameRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String?] = []
+final class ServerNameRecorder: Sendable {
+    private let names = Mutex<[String?]>([])
 
-    var received: [String?] { lock.withLock { names } }
+    var received: [String?] { names.withLock { $0 } }
 
-    func record(_ name: String?) { lock.withLock { names.append(name) } }
+    func record(_ name: String?) { names.withLock { $0.append(name) } }
 }
 
 /// How the test server negotiates, beyond the chain it presents.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TestSupport
+import Transport
 
 /// Starting, reloading and stopping `pinctl serve`, as an operator's service manager does.
 @Suite struct ServeLifecycleTests {
@@ -108,18 +109,25 @@ import TestSupport
 }
 
 /// One answer handed from a thread to the test.
-// @unchecked Sendable: guarded by the semaphore's happens-before.
+// @unchecked Sendable: `value` and `isSet` are guarded by `condition`.
 private final class ResultBox: @unchecked Sendable {
     private var value: HTTPTestClient.Answer?
-    private let done = DispatchSemaphore(value: 0)
+    private var isSet = false
+    private let condition = ThreadCondition()
 
     func set(_ answer: HTTPTestClient.Answer?) {
-        value = answer
-        done.signal()
+        condition.withLock {
+            value = answer
+            isSet = true
+            condition.broadcast()
+        }
     }
 
     func wait(seconds: Double) -> HTTPTestClient.Answer? {
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        return value
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        return condition.withLock {
+            while !isSet, ContinuousClock.now < deadline { condition.wait(for: deadline - ContinuousClock.now) }
+            return value
+        }
     }
 }

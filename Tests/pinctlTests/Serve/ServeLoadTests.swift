@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Synchronization
 
 /// The exporter under misbehaving targets and more load than it admits: every request is answered, hostile targets
 /// hold only their own slots, and no more than --max-probes probes ever run at once.
@@ -131,14 +132,12 @@ import TestSupport
 }
 
 /// Results written by index from many threads.
-// @unchecked Sendable: `values` is guarded by `lock`.
-private final class ResultList<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [T?]
+private final class ResultList<T: Sendable>: Sendable {
+    private let storage: Mutex<[T?]>
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Mutex(Array(repeating: nil, count: count)) }
 
-    func set(_ index: Int, _ value: T) { lock.withLock { storage[index] = value } }
+    func set(_ index: Int, _ value: T) { storage.withLock { $0[index] = value } }
 
-    var values: [T] { lock.withLock { storage.compactMap { $0 } } }
+    var values: [T] { storage.withLock { $0.compactMap { $0 } } }
 }
