@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
-#   scripts/fuzz.sh [--seconds N | --runs N] [--seed N] [TARGET...]
+#   scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]
 # Builds the fuzz targets once (ASan + libFuzzer, release, in .build-fuzz/), then runs each target, or the ones
-# named, in turn for N seconds (default 30) or N executions, starting from the committed seeds
+# named, in turn for N seconds or N executions, whichever ends first (default 30 s), starting from the committed seeds
 # (Tests/Fuzz/corpus/TARGET/) and the corpus earlier runs grew (.build-fuzz/corpus/TARGET/, never committed).
 # libFuzzer draws a new random seed each run; --seed fixes it, so a run from the same corpus tries the same inputs in
-# the same order (CI's gate must not turn red by chance; exploring is for runs by hand).
+# the same order, and --runs then makes it the same run on a faster machine (CI's gate must not turn red by chance;
+# exploring is for runs by hand).
 # Prints the executions per target. Exits 1 if any target crashed or broke an invariant, naming the input
 # libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with the plain build: .build/debug/TARGET FILE.
 set -euo pipefail
@@ -14,7 +15,7 @@ cd "$root"
 scratch=.build-fuzz
 
 usage() {
-    echo "usage: scripts/fuzz.sh [--seconds N | --runs N] [--seed N] [TARGET...]" >&2
+    echo "usage: scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]" >&2
     echo "targets: ${all[*]}" >&2
     exit 2
 }
@@ -25,13 +26,14 @@ for dir in Tests/Fuzz/Fuzz*/; do
     [ "$name" = FuzzSupport ] || all+=("$name")
 done
 
-limit=(-max_total_time=30)
+seconds=()
+runs=()
 seed=()
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
-        --seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-max_total_time="$2"); shift 2 ;;
-        --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; limit=(-runs="$2"); shift 2 ;;
+        --seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; seconds=(-max_total_time="$2"); shift 2 ;;
+        --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; runs=(-runs="$2"); shift 2 ;;
         --seed) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; seed=(-seed="$2"); shift 2 ;;
         -h | --help) usage ;;
         -*) usage ;;
@@ -43,6 +45,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+# Both limits may be given: whichever comes first ends a target's run. Neither: 30 s.
+limit=(${seconds[@]+"${seconds[@]}"} ${runs[@]+"${runs[@]}"})
+[ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=30)
 
 echo "== building ${targets[*]}"
 for target in "${targets[@]}"; do

@@ -61,7 +61,7 @@ public enum XMLDocumentReader {
         // libxml2 reports bytes that are not in the declared encoding without its parser context, to the thread's
         // global handler, whose default prints to stderr; the parser's own error then says only "Premature end of
         // data". The conversion's report, which names the bytes, is recorded instead while this thread parses.
-        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(recorder).toOpaque(), recordConversionError)
+        xmlSetStructuredErrorFunc(UnsafeMutableRawPointer(context), recordFirstError)
         defer { xmlSetStructuredErrorFunc(nil, nil) }
         let parsed = withExtendedLifetime(recorder) {
             bytes.withUnsafeBufferPointer { buffer in
@@ -139,14 +139,18 @@ private final class FirstError {
     }
 }
 
-/// The parser context's structured error handler: `userData` is the context itself (libxml2's DOM builder sets it
-/// so), whose SAX handler's `_private` holds the recorder. Warnings are not errors.
+/// The parser context's structured error handler, and the thread's global one while it parses: `userData` is the
+/// context itself (libxml2's DOM builder sets it so; the global one is given it), whose SAX handler's `_private` holds
+/// the recorder. Warnings are not errors. A report without a line (a failed character conversion) takes the line the
+/// parser is reading.
 private let recordFirstError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<xmlError>?) -> Void = {
     data, error in
     guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     let context = data.assumingMemoryBound(to: xmlParserCtxt.self)
     guard let recorder = context.pointee.sax?.pointee._private else { return }
-    Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue().record(error.pointee)
+    var reported = error.pointee
+    if reported.line <= 0 { reported.line = context.pointee.input?.pointee.line ?? 0 }
+    Unmanaged<FirstError>.fromOpaque(recorder).takeUnretainedValue().record(reported)
 }
 
 /// Records `message` at the parser's current line as the first error, and stops the parser.
@@ -177,9 +181,3 @@ private let refuseDoctype: @convention(c) (
     refuse(data, "a DOCTYPE declaration is not accepted")
 }
 
-/// The thread's global structured error handler while it parses: `userData` is the recorder.
-private let recordConversionError: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<xmlError>?) -> Void
-    = { data, error in
-        guard let data, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        Unmanaged<FirstError>.fromOpaque(data).takeUnretainedValue().record(error.pointee)
-    }

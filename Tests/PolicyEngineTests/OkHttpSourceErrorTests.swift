@@ -134,6 +134,9 @@ struct OkHttpSourceErrorTests {
         .init(name: "a text list's pattern without pins", file: "list",
               source: "a.example.com \(okA)\nb.example.com   # no pin\n", line: 2, column: 1,
               saying: "b.example.com has no pin"),
+        .init(name: "a text list's first bad line, before a later line without pins", file: "list",
+              source: "a.example.com \(okA)\nb.example.com sha256/a\nc.example.com\n", line: 2, column: 15,
+              saying: "Invalid pin hash: sha256/a"),
     ]
 
     @Test(arguments: unresolved + malformed + refused)

@@ -66,7 +66,7 @@ import TestSupport
                 + [0x8F, 0xFF, 0xFE, 0x80] + Array("</network-security-config>\n".utf8))
             let result = try verify("leaf-chain.pem", config: config)
             #expect(result.status == 2, "\(result)")
-            #expect(result.stderr == "pinctl: \(config): not XML: input conversion failed due to input error, "
+            #expect(result.stderr == "pinctl: \(config):1: not XML: input conversion failed due to input error, "
                 + "bytes 0x8F 0xFF 0xFE 0x80\n", "\(result)")
         }
     }

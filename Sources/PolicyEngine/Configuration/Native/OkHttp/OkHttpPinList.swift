@@ -23,6 +23,9 @@ enum OkHttpPinList {
             let words = self.words(line, line: offset + 1)
             guard let pattern = words.first else { continue }
             guard words.count > 1 else {
+                // The lines before are checked first, so that the error is the file's first (their patterns and pins
+                // are otherwise checked once the whole list is read).
+                _ = try OkHttpSourceReader.entries(additions, path: path)
                 throw ConfigurationError(file: path, line: pattern.line, column: pattern.column, message:
                     "\(UntrustedText.excerpt(pattern.value)) has no pin: a line is `pattern sha256/… [sha256/…]`")
             }
