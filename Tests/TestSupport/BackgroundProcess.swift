@@ -25,13 +25,7 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// its input); otherwise /dev/null.
     public init(_ executable: String, _ arguments: [String], in directory: String, capture: Capture,
                 keepsInputOpen: Bool = false) throws {
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        Subprocess.launching(executable, arguments, in: process)
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         input = keepsInputOpen ? Pipe() : nil
         process.standardInput = input ?? FileHandle.nullDevice

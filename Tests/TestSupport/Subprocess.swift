@@ -5,6 +5,17 @@ import Glibc
 /// `script(1)`. Both output pipes are read while it runs, so no output can fill a pipe and stall it, and a program
 /// still running at the deadline is killed. Long-running servers use `BackgroundProcess` instead.
 public enum Subprocess {
+    /// Sets `process` to run `executable arguments`: a name without a `/` is looked up on the PATH, as a shell does.
+    static func launching(_ executable: String, _ arguments: [String], in process: Process) {
+        if executable.contains("/") {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [executable] + arguments
+        }
+    }
+
     /// How a program ended and what it wrote.
     public struct Result: Sendable, CustomStringConvertible {
         public let status: Int32
@@ -22,13 +33,7 @@ public enum Subprocess {
         environment: [String: String] = [:], input: [UInt8]? = nil, timeout: TimeInterval = 60
     ) throws -> Result {
         let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-        }
+        launching(executable, arguments, in: process)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe()

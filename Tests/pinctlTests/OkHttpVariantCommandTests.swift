@@ -27,6 +27,23 @@ import TestSupport
         }
     }
 
+    /// `verify --config` of leaf-chain.pem with a policy file whose one app reads `source` with `setting`.
+    static func verify(_ source: String, setting: String, in directory: TemporaryDirectory) throws
+        -> PinctlProcess.Result
+    {
+        let file = try directory.write("pinctl.yaml", text: """
+            version: 1
+            anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
+            apps:
+              - name: app
+                library: okhttp
+                config: \(source)
+                \(setting)
+            """)
+        return try PinctlProcess.run(["verify", "--config", file, "--chain", LibraryCerts.path("leaf-chain.pem"),
+                                      "--host", "api.example.com", "--at", TestTime.nowText])
+    }
+
     @Test func importReadsTheVariantGivenAndRefusesToGuess() throws {
         try Self.withModule { _, source in
             let release = try PinctlProcess.run(["config", "import", source, "--library", "okhttp", "--name", "app",
@@ -48,18 +65,7 @@ import TestSupport
     @Test func aPolicyFilesVariantPicksTheBuildJudged() throws {
         try Self.withModule { directory, source in
             for (variant, status) in [("release", 0), ("debug", 1)] {
-                let file = try directory.write("pinctl-\(variant).yaml", text: """
-                    version: 1
-                    anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
-                    apps:
-                      - name: app
-                        library: okhttp
-                        config: \(source)
-                        variant: \(variant)
-                    """)
-                let result = try PinctlProcess.run(["verify", "--config", file, "--chain",
-                                                    LibraryCerts.path("leaf-chain.pem"), "--host", "api.example.com",
-                                                    "--at", TestTime.nowText])
+                let result = try Self.verify(source, setting: "variant: \(variant)", in: directory)
                 #expect(result.status == Int32(status), "\(variant): \(result)")
             }
         }
@@ -79,18 +85,8 @@ import TestSupport
             #expect(malformed.status == 2 && malformed.stderr.contains("--define BuildConfig.PIN: expected NAME=VALUE"),
                     "\(malformed)")
 
-            let file = try directory.write("pinctl.yaml", text: """
-                version: 1
-                anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
-                apps:
-                  - name: app
-                    library: okhttp
-                    config: \(source)
-                    defines: { BuildConfig.PIN: "\(Self.leaf)" }
-                """)
-            let trusted = try PinctlProcess.run(["verify", "--config", file, "--chain",
-                                                 LibraryCerts.path("leaf-chain.pem"), "--host", "api.example.com",
-                                                 "--at", TestTime.nowText])
+            let trusted = try Self.verify(source, setting: "defines: { BuildConfig.PIN: \"\(Self.leaf)\" }",
+                                          in: directory)
             #expect(trusted.status == 0, "\(trusted)")
         }
     }
