@@ -52,12 +52,97 @@ struct OkHttpConstantTests {
                     .build();
             }
             """, entries: [.init("a.example.com", okB)]),
+        // Arrays of pins spread into add: the shape of apps that keep a host's primary and backup pins together.
+        .init(name: "a Kotlin array constant spread into add", file: "P.kt", source: """
+            private const val HOST = "a.example.com"
+            private const val PIN_B = "\(okB)"
+            private val PINS = arrayOf("\(okA)", PIN_B)
+            val pinner = CertificatePinner.Builder().add(HOST, *PINS).build()
+            """, entries: [.init("a.example.com", okA), .init("a.example.com", okB)]),
+        .init(name: "a companion's list constant, typed, spread through toTypedArray", file: "P.kt", source: """
+            class Pinning {
+                companion object {
+                    val PINS: List<String> = listOf(
+                        "\(okA)",
+                        "\(okB)",
+                    )
+                }
+                val pinner = CertificatePinner.Builder().add("a.example.com", *Pinning.PINS.toTypedArray()).build()
+            }
+            """, entries: [.init("a.example.com", okA), .init("a.example.com", okB)]),
+        .init(name: "Java: a static final String[] passed as the varargs", file: "P.java", source: """
+            class P {
+                private static final String PIN_A = "\(okA)";
+                private static final String[] PINS = { PIN_A, "\(okB)" };
+                static final String[] OTHER = new String[] { "\(okB)" };
+                CertificatePinner pinner = new CertificatePinner.Builder()
+                    .add("a.example.com", PINS)
+                    .add("b.example.com", OTHER)
+                    .build();
+            }
+            """, entries: [.init("a.example.com", okA), .init("a.example.com", okB), .init("b.example.com", okB)]),
     ]
 
     @Test(arguments: cases)
     func readsTheConstantsValues(_ testCase: OkHttpSourceCase) throws {
         let (policy, _, _) = try readOkHttpSource(testCase.file, testCase.source)
         #expect(policy.entryTexts == testCase.entries)
+    }
+
+    @Test func aNoteNamesTheArrayAPinWasReadFrom() throws {
+        let (_, notes, path) = try readOkHttpSource("P.kt", """
+            const val PIN_B = "\(okB)"
+            val PINS = arrayOf(PIN_B)
+            val pinner = CertificatePinner.Builder().add("a.example.com", *PINS).build()
+            """)
+        #expect(notes == ["\(path):3: the pin \(okB) is read from PINS (line 2), PIN_B (line 1)"])
+    }
+
+    /// A name a lambda, a loop or a parameter binds is not the constant of the same name: the app adds what its list
+    /// holds at run time, so reading the property's value would judge it by a host or pin it may not have.
+    @Test(arguments: [
+        ("a Kotlin lambda parameter", "P.kt", """
+            private val host = "a.example.com"
+            fun pinner(hosts: List<String>) = CertificatePinner.Builder().apply {
+                hosts.forEach { host -> add(host, "\(okA)") }
+            }.build()
+            """),
+        ("a Kotlin loop variable", "P.kt", """
+            private val host = "a.example.com"
+            fun pinner(hosts: List<String>): CertificatePinner {
+                val builder = CertificatePinner.Builder()
+                for (host in hosts) builder.add(host, "\(okA)")
+                return builder.build()
+            }
+            """),
+        ("a Java lambda parameter", "P.java", """
+            class P {
+                private static final String host = "a.example.com";
+                CertificatePinner pinner(List<String> hosts) {
+                    CertificatePinner.Builder builder = new CertificatePinner.Builder();
+                    hosts.forEach(host -> builder.add(host, "\(okA)"));
+                    return builder.build();
+                }
+            }
+            """),
+        ("a Java loop variable", "P.java", """
+            class P {
+                private static final String host = "a.example.com";
+                CertificatePinner pinner(List<String> hosts) {
+                    CertificatePinner.Builder builder = new CertificatePinner.Builder();
+                    for (String host : hosts) builder.add(host, "\(okA)");
+                    return builder.build();
+                }
+            }
+            """),
+    ])
+    func aNameBoundByALambdaOrLoopIsNotTheConstant(_ name: String, _ file: String, _ source: String) throws {
+        do {
+            let (policy, _, _) = try readOkHttpSource(file, source)
+            Issue.record("\(name): read as \(policy.entryTexts)")
+        } catch let error as ConfigurationError {
+            #expect(error.message.hasPrefix("unresolved pattern host ("), "\(name): \(error)")
+        }
     }
 
     @Test func aNoteSaysWhichConstantsAValueWasReadFrom() throws {
@@ -77,6 +162,9 @@ struct OkHttpConstantTests {
         ("a constant holding a call", "val PIN = pinFor(\"a.example.com\")\n", "PIN"),
         ("another file's object", "", "Other.PIN"),
         ("a BuildConfig field", "", "BuildConfig.PIN"),
+        ("a var array", "var PINS = arrayOf(\"\(okA)\")\n", "*PINS"),
+        ("Java: an array without final", "class P { static String[] PINS = { \"\(okA)\" }; }\n", "PINS"),
+        ("a mutable list", "val PINS = mutableListOf(\"\(okA)\")\n", "*PINS.toTypedArray()"),
         ("a cycle", "val PIN = \"sha256/\" + HASH\nval HASH = PIN\n", "PIN"),
         ("a template computing its value", "val HASHES = listOf(\"x\")\n", "\"sha256/${HASHES[0]}\""),
         ("a template naming a var", "var HASH = \"x\"\n", "\"sha256/$HASH\""),

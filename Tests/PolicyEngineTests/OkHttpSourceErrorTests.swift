@@ -53,7 +53,7 @@ struct OkHttpSourceErrorTests {
             """, line: 3, column: 11, saying: "unresolved pattern HOST (a name that holds"),
         .init(name: "a spread variable", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", *pins).build()
-            """, line: 1, column: 59, saying: "unresolved pin pins (a name that holds"),
+            """, line: 1, column: 58, saying: "unresolved pin *pins (a name that holds"),
         .init(name: "a name inside arrayOf", file: "P.kt", source: """
             val p = CertificatePinner.Builder().add("a.example.com", *arrayOf("\(okA)", BACKUP)).build()
             """, line: 1, column: 122, saying: "unresolved pin BACKUP"),

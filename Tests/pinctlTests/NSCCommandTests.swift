@@ -57,6 +57,29 @@ import TestSupport
         #expect(result.stderr.contains("\(broken):6: not XML: Opening and ending tag mismatch"), "\(result)")
     }
 
+    /// A `<domain>` naming a string resource or a manifest placeholder, as apps write when one config serves several
+    /// flavours: Android reads it literally (XmlConfigSource's `parser.getText().trim().toLowerCase(Locale.US)`), so
+    /// its domain-config, pins and all, applies to no host. Read so, and said with the verdict (it was refused, #19).
+    @Test(arguments: ["@string/api_host", "${apiHost}"])
+    func aDomainNamingAResourceIsReadLiterallyAndWarnedOf(_ written: String) throws {
+        try TemporaryDirectory.with { directory in
+            let config = try directory.write("network_security_config.xml", text: """
+                <?xml version="1.0" encoding="utf-8"?>
+                <network-security-config>
+                    <domain-config>
+                        <domain includeSubdomains="true">\(written)</domain>
+                        <pin-set><pin digest="SHA-256">AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=</pin></pin-set>
+                    </domain-config>
+                </network-security-config>
+                """)
+            let result = try verify("leaf-chain.pem", config: config)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("TRUSTED"), "\(result)")
+            #expect(result.stderr.contains("warning: \(config):4: <domain>\(written.lowercased())</domain> is a resource "
+                + "reference or a placeholder, which Android does not resolve here"), "\(result)")
+        }
+    }
+
     /// libxml2 reports bytes outside the declared encoding to its global handler, which prints to stderr by itself;
     /// the parser's own error then says only "Premature end of data".
     @Test func bytesOutsideTheDeclaredEncodingAreOneErrorNamingThem() throws {

@@ -30,13 +30,13 @@ public enum NSCXMLReader {
             let root = try element(try ConfigurationError.contents(of: companion), path: companion)
             (debugAnchors, debugOverrides) = try companionReader.debugOverridesOnly(root)
         }
-        var notes = reader.notes
+        var notes = reader.notes + reader.warnings
         if document.sawDebugOverrides, !debuggable {
             notes.append("\(path): debug-overrides are ignored: a release build (give --debuggable for a debug one)")
         }
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
                                      debugAnchors: debugAnchors, debugOverrides: debugOverrides, path: path,
-                                     notes: notes)
+                                     notes: notes, warnings: reader.warnings)
     }
 
     private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {
@@ -72,6 +72,8 @@ public enum NSCXMLReader {
         var seenDomains: Set<String> = []
         /// What was read but has no effect: unknown elements, skipped as Android skips them.
         var notes: [String] = []
+        /// What makes the config protect less than its author meant: said with every verdict on the app.
+        var warnings: [String] = []
 
         init(path: String, debuggable: Bool) {
             self.path = path
@@ -203,7 +205,15 @@ public enum NSCXMLReader {
             guard element.children.isEmpty else { throw error(element, "domain contains additional elements") }
             let name = NSCValueDecoding.javaTrim(element.text).lowercased()
             guard !name.isEmpty else { throw error(element, "Domain name missing") }
-            if let problem = PolicyHostName.syntaxError(name, as: .host) { throw error(element, problem) }
+            if name.hasPrefix("@") || name.contains("${") {
+                // Android takes the text as it is: no resource or placeholder in it is resolved, so the name matches
+                // no host and its config applies to none. Read as Android reads it, and say so with every verdict.
+                warnings.append("\(path):\(element.line): <domain>\(name)</domain> is a resource reference or a "
+                    + "placeholder, which Android does not resolve here: it reads the text as the host name, so this "
+                    + "domain-config (and its pins) applies to no host")
+            } else if let problem = PolicyHostName.syntaxError(name, as: .host) {
+                throw error(element, problem)
+            }
             guard seenDomains.insert(name).inserted else { throw error(element, "\(name) has already been specified") }
             let includeSubdomains = NSCValueDecoding.aaptBoolean(element.attribute("includeSubdomains")?.value,
                                                                  fallback: false)

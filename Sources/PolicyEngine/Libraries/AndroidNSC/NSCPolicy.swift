@@ -62,7 +62,7 @@ public struct NSCPolicy: TrustPolicy {
         // absolute names, so "api.example.com." is valid wherever "api.example.com" is.
         let chain = config.configChain(for: domain)
         let host = domain.map(NetworkSecurityConfig.normalizedHost)
-        var warnings: [String] = []
+        var warnings = config.warnings
         if domain == nil, !config.domainConfigs.isEmpty {
             warnings.append("no host name was given: base-config applies (Android refuses a host-less check when "
                 + "domain-configs exist)")

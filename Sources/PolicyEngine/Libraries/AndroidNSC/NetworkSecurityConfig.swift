@@ -105,10 +105,14 @@ public struct NetworkSecurityConfig: Sendable {
 
     /// What the reader skipped or ignored, for `--verbose`.
     public let notes: [String]
+    /// What makes the config protect less than it seems to (a domain Android reads literally): given with every
+    /// verdict on the app.
+    public let warnings: [String]
 
     public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?,
-                debugOverrides: WrittenElement? = nil, path: String, notes: [String] = []) {
+                debugOverrides: WrittenElement? = nil, path: String, notes: [String] = [], warnings: [String] = []) {
         self.notes = notes
+        self.warnings = warnings
         self.base = base
         self.domainConfigs = domainConfigs
         self.debugAnchors = debugAnchors

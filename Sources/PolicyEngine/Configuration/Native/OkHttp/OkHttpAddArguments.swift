@@ -91,33 +91,68 @@ struct OkHttpAddArguments {
         }
 
         /// One string literal, or literals and constants joined by `+`, or an unresolved argument.
-        func literal(_ range: Range<Int>, role: String) throws(ConfigurationError) -> Literal {
+        /// `written` is the argument as the message shows it (with a spread's `*`).
+        func literal(_ range: Range<Int>, role: String, written: Range<Int>? = nil) throws(ConfigurationError)
+            -> Literal
+        {
             guard let token = tokens[safe: range.lowerBound], !range.isEmpty else {
-                throw unresolved(range, role: role)
+                throw unresolved(range, role: role, written: written)
             }
             if range.count == 1, case .string(let value, nil) = token.kind {
                 return Literal(value: value, line: token.line, column: token.column)
             }
-            guard let resolved = constants.value(of: range) else { throw unresolved(range, role: role) }
+            guard let resolved = constants.value(of: range) else {
+                throw unresolved(range, role: role, written: written)
+            }
             return Literal(value: resolved.text, line: token.line, column: token.column, constants: resolved.sources)
         }
 
-        /// The pins of one vararg argument: a literal, or a spread or Java array of literals.
+        /// The pins of one vararg argument: a literal, or a spread or Java array of literals, written there or held
+        /// by an array constant of this file (`*PINS`, `*PINS.toTypedArray()`, Java's `PINS`).
         func pins(_ argument: Range<Int>) throws(ConfigurationError) -> [Literal] {
             var range = argument
             if isPunctuation(range.lowerBound, "*") { range = (range.lowerBound + 1)..<range.upperBound }
-            guard let elements = try arrayElements(range) else { return [try literal(range, role: "pin")] }
+            var elements = try arrayElements(range)
+            var source: String?
+            if elements == nil, let declared = constants.array(named: withoutTypedArray(range)) {
+                elements = try arrayElements(declared.value, declared: true)
+                source = declared.source
+            }
+            guard let elements else { return [try literal(range, role: "pin", written: argument)] }
             var pins: [Literal] = []
-            for element in elements { pins.append(try literal(element, role: "pin")) }
+            for element in elements {
+                let pin = try literal(element, role: "pin")
+                guard let source else {
+                    pins.append(pin)
+                    continue
+                }
+                // Where the array is spread: the add(…) that uses it, as for any other constant.
+                let at = tokens[argument.lowerBound]
+                pins.append(Literal(value: pin.value, line: at.line, column: at.column,
+                                    constants: [source] + pin.constants))
+            }
             return pins
         }
 
+        /// `range` without a trailing `.toTypedArray()`, which turns a list constant into the array `add` takes.
+        private func withoutTypedArray(_ range: Range<Int>) -> Range<Int> {
+            let end = range.upperBound
+            guard range.count > 4, isPunctuation(end - 4, "."), tokens[end - 3].identifier == "toTypedArray",
+                  isPunctuation(end - 2, "("), isPunctuation(end - 1, ")") else { return range }
+            return range.lowerBound..<(end - 4)
+        }
+
         /// The elements of `arrayOf(…)`, `arrayOf<String>(…)`, `listOf(…).toTypedArray()` or `new String[] {…}` filling
-        /// all of `range`; nil for anything else.
-        private func arrayElements(_ range: Range<Int>) throws(ConfigurationError) -> [Range<Int>]? {
+        /// all of `range`; nil for anything else. A `declared` constant's value may also be `listOf(…)` or `{…}`.
+        private func arrayElements(_ range: Range<Int>, declared: Bool = false) throws(ConfigurationError)
+            -> [Range<Int>]?
+        {
             var open = range.lowerBound + 1
             let name = tokens[safe: range.lowerBound]?.identifier
-            if name == "new", tokens[safe: open]?.identifier == "String", isPunctuation(open + 1, "["),
+            if declared, isPunctuation(range.lowerBound, "{") {
+                // Java's initialiser `String[] PINS = {…}`, whose braces fill the declared value.
+                return try split((range.lowerBound + 1)..<(range.upperBound - 1))
+            } else if name == "new", tokens[safe: open]?.identifier == "String", isPunctuation(open + 1, "["),
                isPunctuation(open + 2, "]"), isPunctuation(open + 3, "{") {
                 open += 3
             } else if name == "arrayOf" || name == "listOf" {
@@ -133,11 +168,12 @@ struct OkHttpAddArguments {
             let end = name == "listOf" && tokens[safe: close + 2]?.identifier == "toTypedArray"
                 && isPunctuation(close + 1, ".") && isPunctuation(close + 3, "(") && isPunctuation(close + 4, ")")
                 ? close + 5 : close + 1
-            guard end == range.upperBound, name != "listOf" || end == close + 5 else { return nil }
+            guard end == range.upperBound, declared || name != "listOf" || end == close + 5 else { return nil }
             return try split((open + 1)..<close)
         }
 
-        private func unresolved(_ range: Range<Int>, role: String) -> ConfigurationError {
+        /// Names what `range` is; the message shows and points at `written` (the argument with a spread's `*`).
+        private func unresolved(_ range: Range<Int>, role: String, written: Range<Int>? = nil) -> ConfigurationError {
             guard !range.isEmpty else { return error(at: range.lowerBound, "an empty \(role) argument") }
             let slice = tokens[range]
             let kind: String
@@ -156,12 +192,13 @@ struct OkHttpAddArguments {
             } else {
                 kind = "an expression"
             }
-            let start = tokens[range.lowerBound].range.lowerBound
-            let bytes = source[start..<tokens[range.upperBound - 1].range.upperBound]
+            let shown = written ?? range
+            let start = tokens[shown.lowerBound].range.lowerBound
+            let bytes = source[start..<tokens[shown.upperBound - 1].range.upperBound]
             let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 .joined(separator: " ")
             let text = words.count > 60 ? String(words.prefix(57)) + "…" : words
-            return error(at: range.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads the string "
+            return error(at: shown.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads the string "
                 + "literals given to add(…) and the string constants this file declares, runs no code, and stops "
                 + "rather than guess; write the literal or a constant there, give the value with the app's defines: "
                 + "(config import --define NAME=VALUE), or give the app's pins inline in pinctl.yaml")

@@ -15,6 +15,8 @@ struct OkHttpConstants {
         let value: Range<Int>
         let line: Int
         let reassignable: Bool
+        /// An array or list of strings (`arrayOf(…)`, `listOf(…)`, Java's `String[] NAME = {…}`), spread into `add`.
+        var isArray = false
     }
 
     /// A resolved value, and the constants it came from (`PIN_A (line 3)`), for the reader's notes.
@@ -53,14 +55,11 @@ struct OkHttpConstants {
             case "String":
                 declareJava(at: index)
             default:
-                // A Kotlin parameter or property `name: Type` not after `val`: its value is not in the file, and a
-                // constant of the same name is then ambiguous.
-                let previous = tokens[safe: index - 1]?.identifier
-                if tokens[safe: index + 1]?.isPunctuation(":") == true, tokens[safe: index + 2]?.identifier != nil,
-                   previous != "val", previous != "var" {
-                    declare(word, value: index..<index, line: tokens[index].line, reassignable: true)
-                }
+                break
             }
+        }
+        for binding in OkHttpParameterNames.find(in: tokens) {
+            declare(binding.name, value: 0..<0, line: binding.line, reassignable: true)
         }
     }
 
@@ -129,12 +128,25 @@ struct OkHttpConstants {
         guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
               qualifiers.first.map(owners.contains) ?? true,
               let declared = declarations[name], declared.count == 1, !declared[0].reassignable,
-              !visiting.contains(name)
+              !declared[0].isArray, !visiting.contains(name)
         else { return nil }
         visiting.insert(name)
         defer { visiting.remove(name) }
         guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
         return Value(text: inner.text, sources: ["\(name) (line \(declared[0].line))"] + inner.sources)
+    }
+
+    /// The value of the array constant `range` names (`PINS`, `Owner.PINS`): the tokens of `arrayOf(…)`, `listOf(…)`
+    /// or Java's `{…}` / `new String[] {…}`, and where it is declared; nil when `range` is not exactly such a name.
+    func array(named range: Range<Int>) -> (value: Range<Int>, source: String)? {
+        guard !range.isEmpty, let (names, end) = reference(at: range.lowerBound, before: range.upperBound),
+              end == range.upperBound, let name = names.last else { return nil }
+        let qualifiers = names.dropLast()
+        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
+              qualifiers.first.map(owners.contains) ?? true,
+              let declared = declarations[name], declared.count == 1, !declared[0].reassignable, declared[0].isArray
+        else { return nil }
+        return (declared[0].value, "\(name) (line \(declared[0].line))")
     }
 
     /// Why the first `BuildConfig.NAME` in `range` has no value, for the reader's message; nil when none is named.
@@ -162,43 +174,88 @@ struct OkHttpConstants {
         return (names, next)
     }
 
-    /// `val NAME [: String] = VALUE`, `const` or not; `var` is recorded as reassignable.
+    /// `val NAME [: String] = VALUE`, `const` or not; `var` is recorded as reassignable. `val NAME [: Array<String>]
+    /// = arrayOf(…)` and `listOf(…)` are arrays.
     private mutating func declareKotlin(at index: Int, reassignable: Bool) {
         guard let name = tokens[safe: index + 1]?.identifier else { return }
         var equals = index + 2
         if tokens[safe: equals]?.isPunctuation(":") == true {
-            guard tokens[safe: equals + 1]?.identifier == "String" else { return }
-            equals += 2
+            if tokens[safe: equals + 1]?.identifier == "String" {
+                equals += 2
+            } else if ["Array", "List"].contains(tokens[safe: equals + 1]?.identifier ?? ""),
+                      tokens[safe: equals + 2]?.isPunctuation("<") == true,
+                      tokens[safe: equals + 3]?.identifier == "String",
+                      tokens[safe: equals + 4]?.isPunctuation(">") == true {
+                equals += 5
+            } else {
+                return
+            }
         }
         guard tokens[safe: equals]?.isPunctuation("=") == true, tokens[safe: equals + 1]?.isPunctuation("=") != true
         else { return }
-        declare(name, value: expression(from: equals + 1, line: tokens[index].line), line: tokens[index].line,
-                reassignable: reassignable)
+        let line = tokens[index].line
+        if let value = arrayValue(from: equals + 1) {
+            declare(name, value: value, line: line, reassignable: reassignable, isArray: true)
+        } else {
+            declare(name, value: expression(from: equals + 1, line: line), line: line, reassignable: reassignable)
+        }
+    }
+
+    /// `arrayOf(…)`, `arrayOf<String>(…)`, `listOf(…)`, `new String[] {…}` or `{…}` from `start`: its tokens.
+    private func arrayValue(from start: Int) -> Range<Int>? {
+        var open = start
+        switch tokens[safe: start]?.identifier {
+        case "arrayOf", "listOf":
+            open += 1
+            if tokens[safe: open]?.isPunctuation("<") == true { open += 3 }
+            guard tokens[safe: open]?.isPunctuation("(") == true else { return nil }
+        case "new":
+            open += 4
+            guard tokens[safe: start + 1]?.identifier == "String", tokens[safe: open]?.isPunctuation("{") == true else {
+                return nil
+            }
+        default:
+            guard tokens[safe: start]?.isPunctuation("{") == true else { return nil }
+        }
+        guard let close = OkHttpBuilderCalls.closing(open, in: tokens) else { return nil }
+        return start..<(close + 1)
     }
 
     /// `[modifiers] String NAME = VALUE;`: constant only with `final` among the modifiers before `String`. A
     /// parameter `String NAME` (before `,` or `)`) holds no value the file knows.
-    private mutating func declareJava(at index: Int) {
-        guard let name = tokens[safe: index + 1]?.identifier else { return }
-        if tokens[safe: index + 2]?.isPunctuation(",") == true || tokens[safe: index + 2]?.isPunctuation(")") == true {
-            declare(name, value: index..<index, line: tokens[index].line, reassignable: true)
+    private mutating func declareJava(at type: Int) {
+        // `String[] NAME = {…}` is an array of pins; a parameter `String[] NAME` holds none the file knows.
+        let isArray = tokens[safe: type + 1]?.isPunctuation("[") == true
+            && tokens[safe: type + 2]?.isPunctuation("]") == true
+        let at = isArray ? type + 3 : type + 1
+        guard let name = tokens[safe: at]?.identifier else { return }
+        let line = tokens[at].line
+        if tokens[safe: at + 1]?.isPunctuation(",") == true || tokens[safe: at + 1]?.isPunctuation(")") == true {
+            declare(name, value: at..<at, line: line, reassignable: true)
             return
         }
-        guard tokens[safe: index + 2]?.isPunctuation("=") == true, tokens[safe: index + 3]?.isPunctuation("=") != true
+        guard tokens[safe: at + 1]?.isPunctuation("=") == true, tokens[safe: at + 2]?.isPunctuation("=") != true
         else { return }
-        var modifier = index - 1
+        var modifier = type - 1
         var final = false
         while let word = tokens[safe: modifier]?.identifier,
               ["final", "static", "private", "public", "protected"].contains(word) {
             final = final || word == "final"
             modifier -= 1
         }
-        declare(name, value: expression(from: index + 3, line: tokens[index].line), line: tokens[index].line,
-                reassignable: !final)
+        if !isArray {
+            declare(name, value: expression(from: at + 2, line: line), line: line, reassignable: !final)
+        } else if let value = arrayValue(from: at + 2) {
+            declare(name, value: value, line: line, reassignable: !final, isArray: true)
+        } else {
+            declare(name, value: at..<at, line: line, reassignable: true)
+        }
     }
 
-    private mutating func declare(_ name: String, value: Range<Int>, line: Int, reassignable: Bool) {
-        declarations[name, default: []].append(Declaration(value: value, line: line, reassignable: reassignable))
+    private mutating func declare(_ name: String, value: Range<Int>, line: Int, reassignable: Bool,
+                                  isArray: Bool = false) {
+        declarations[name, default: []].append(Declaration(value: value, line: line, reassignable: reassignable,
+                                                           isArray: isArray))
     }
 
     /// The tokens of a declaration's value from `start`: literals and dotted names joined by `+`, ending at `;`, at a
