@@ -62,6 +62,19 @@ import TestSupport
         }
     }
 
+    /// Run from inside the source folder, the file's path is short: its module's build file is still found above it,
+    /// beyond the working directory (the walk stopped at "." and the BuildConfig field was unresolved).
+    @Test func theBuildFileIsFoundAboveTheWorkingDirectory() throws {
+        try Self.withModule { directory, _ in
+            let result = try PinctlProcess.run(["config", "import", "net/Pinning.kt", "--library", "okhttp",
+                                                "--variant", "release", "--verbose"],
+                                               in: directory.path("app/src/main/java"))
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("api.example.com: [\(Self.leaf)]"), "\(result)")
+            #expect(result.stderr.contains("BuildConfig.PIN (../../../build.gradle.kts:3)"), "\(result)")
+        }
+    }
+
     @Test func aPolicyFilesVariantPicksTheBuildJudged() throws {
         try Self.withModule { directory, source in
             for (variant, status) in [("release", 0), ("debug", 1)] {

@@ -34,9 +34,11 @@ struct GradleBuildConfig {
                     return try GradleBuildConfig(path: candidate, bytes: ConfigurationError.contents(of: candidate))
                 }
             }
-            let parent = Path.parent(of: directory)
-            // A relative path's top is "."; going on would leave the directory the user named.
-            guard parent != directory, directory != "." else { return nil }
+            // A relative path goes on above the working directory ("..", "../.."): the module's build file may be
+            // there when pinctl runs inside the source folder. The walk ends at the file system's root.
+            let parent = directory == "." ? ".." : Path.lastComponent(of: directory) == ".."
+                ? Path.join(directory, "..") : Path.parent(of: directory)
+            guard parent != directory, !FileSystem.sameFile(directory, "/") else { return nil }
             directory = parent
         }
         return nil
