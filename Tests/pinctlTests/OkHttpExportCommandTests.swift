@@ -118,6 +118,35 @@ import TestSupport
         }
     }
 
+    /// okio reads unpadded, URL-safe base64, and apps write pins so: an import and an export to OkHttp write the pin
+    /// as the app's file has it, so a reviewer can grep the app for it; TrustKit, which reads only the canonical
+    /// form, gets that (#19).
+    static let backup = LibraryCerts.pin(of: "leaf-rekeyed.pem")
+
+    @Test func aPinIsWrittenBackToOkHttpAsTheAppWroteIt() throws {
+        // leaf.pem's pin, sha256/lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=, URL-safe and unpadded.
+        let written = "sha256/lrqeOQxRTySAI9KgxVnDx_fA-wd-5BSf1LMliuxkY2I"
+        try TemporaryDirectory.with { directory in
+            let source = try directory.write("Pinning.kt", text: """
+                val pinner = CertificatePinner.Builder().add("api.example.com", "\(written)", "\(Self.backup)").build()
+                """)
+            let file = try directory.write("pinctl.yaml", text: """
+                version: 1
+                apps:
+                  - { name: sdk, library: okhttp, config: \(source) }
+                """)
+            let imported = try PinctlProcess.run(["config", "import", source, "--library", "okhttp", "--name", "sdk"])
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.stdout.contains("api.example.com: [\(written), \(Self.backup)]"), "\(imported)")
+            let kotlin = try export(file, ["--app", "sdk", "--to", "okhttp", "--format", "kotlin"])
+            #expect(kotlin.status == 0, "\(kotlin)")
+            #expect(kotlin.stdout.contains("\n        \"\(written)\",\n"), "\(kotlin)")
+            let trustKit = try export(file, ["--app", "sdk", "--to", "trustkit", "--format", "json"])
+            #expect(trustKit.status == 0, "\(trustKit)")
+            #expect(trustKit.stdout.contains("\"lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=\""), "\(trustKit)")
+        }
+    }
+
     @Test func aTrustKitAppIsRefusedWhatOkHttpCannotSayUnlessLossy() throws {
         let losses = [
             "the expiration of example.com's pins on 2027-01-01 (OkHttp's pins never expire)",

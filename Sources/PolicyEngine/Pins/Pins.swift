@@ -17,11 +17,32 @@ public struct PublicKeyPin: Sendable, Hashable {
     public let algorithm: SPKIHashAlgorithm
     public let hash: [UInt8]
     public let source: PinSource
+    /// The pin as the app's file wrote it, where that differs from the canonical form (okio reads unpadded and
+    /// URL-safe base64): an export to the same library writes it back so, and a reviewer can grep the app for it
+    /// (#19). Not part of the pin's identity.
+    public let written: WrittenText?
 
-    public init(algorithm: SPKIHashAlgorithm = .sha256, hash: [UInt8], source: PinSource) {
+    /// A pin's text as one library's file wrote it: OkHttp's `sha256/…`, TrustKit's bare base64.
+    public struct WrittenText: Sendable {
+        public let library: Library
+        public let text: String
+
+        public init(library: Library, text: String) {
+            self.library = library
+            self.text = text
+        }
+    }
+
+    public init(algorithm: SPKIHashAlgorithm = .sha256, hash: [UInt8], source: PinSource, written: WrittenText? = nil) {
         self.algorithm = algorithm
         self.hash = hash
         self.source = source
+        self.written = written
+    }
+
+    /// The text `library`'s file wrote for this pin, if it wrote it otherwise than the canonical form.
+    public func writtenText(in library: Library) -> String? {
+        written.flatMap { $0.library == library ? $0.text : nil }
     }
 
     /// The pin of a certificate's key.

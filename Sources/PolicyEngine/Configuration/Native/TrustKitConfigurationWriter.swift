@@ -135,7 +135,9 @@ public enum TrustKitConfigurationWriter {
             return .dictionary([TrustKitKey.excludeSubdomainFromParentPolicy: .bool(true)])
         }
         var entry: [String: PropertyListValue] = [
-            TrustKitKey.publicKeyHashes: .array(domain.publicKeyHashes.map { .string(Data($0.hash).base64EncodedString()) }),
+            TrustKitKey.publicKeyHashes: .array(domain.publicKeyHashes.map {
+                .string($0.writtenText(in: .trustkit) ?? Data($0.hash).base64EncodedString())
+            }),
             TrustKitKey.includeSubdomains: .bool(domain.includeSubdomains),
             TrustKitKey.enforcePinning: .bool(domain.enforcePinning),
         ]

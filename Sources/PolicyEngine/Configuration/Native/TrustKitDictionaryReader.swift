@@ -143,12 +143,12 @@ struct TrustKitDictionaryReader {
         for (index, element) in elements.enumerated() {
             let here = keyPath + "[\(index)]"
             guard let text = element.string else { throw typeError(here, element, "a base64 string") }
-            guard let bytes = Data(base64Encoded: text), bytes.count == 32 else {
+            let source = PinSource(.configuration(path: path, line: nil, keyPath: here))
+            guard let pin = TrustKitPinText.pin(text, source: source) else {
                 let why = text.hasPrefix("sha256/") ? " (TrustKit's hashes are bare base64, without sha256/)" : ""
                 throw refusal(here, "'\(text)' is not the base64 of a 32-byte SHA-256 hash\(why)")
             }
-            pins.append(PublicKeyPin(hash: [UInt8](bytes),
-                                     source: PinSource(.configuration(path: path, line: nil, keyPath: here))))
+            pins.append(pin)
         }
         return pins
     }

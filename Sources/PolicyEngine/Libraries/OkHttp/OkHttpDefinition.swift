@@ -108,10 +108,10 @@ public enum OkHttpDefinition {
         var indexOfPattern: [String: Int] = [:]
         for entry in policy.entries {
             if let index = indexOfPattern[entry.pattern.canonical] {
-                patterns[index].1.append(entry.pin.text)
+                patterns[index].1.append(entry.pin.writtenText(in: .okhttp) ?? entry.pin.text)
             } else {
                 indexOfPattern[entry.pattern.canonical] = patterns.count
-                patterns.append((entry.pattern.canonical, [entry.pin.text]))
+                patterns.append((entry.pattern.canonical, [entry.pin.writtenText(in: .okhttp) ?? entry.pin.text]))
             }
         }
         return .mapping([("pins", .mapping(patterns.map { ($0.0, AppEntryWriter.list($0.1)) }))])

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// OkHttp's pin strings: `sha256/BASE64` or `sha1/BASE64`, read as leniently as OkHttp reads them.
 public enum OkHttpPin {
     /// Parses a pin as `CertificatePinner.Pin` does:
@@ -23,7 +25,9 @@ public enum OkHttpPin {
         guard let hash = decodeBase64(units.dropFirst(algorithm.rawValue.count + 1)) else {
             throw OkHttpPattern.Refusal(okhttp: "Invalid pin hash: \(text)")
         }
-        return PublicKeyPin(algorithm: algorithm, hash: hash, source: source)
+        let canonical = algorithm.rawValue + "/" + Data(hash).base64EncodedString()
+        return PublicKeyPin(algorithm: algorithm, hash: hash, source: source,
+                            written: text == canonical ? nil : .init(library: .okhttp, text: text))
     }
 
     /// okio's `decodeBase64ToArray`, over UTF-16 code units as Kotlin reads a String: trailing `=`, `\n`, `\r`,

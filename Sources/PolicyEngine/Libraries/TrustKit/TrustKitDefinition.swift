@@ -77,12 +77,11 @@ enum TrustKitDefinition {
             case "publicKeyHashes":
                 for hash in try member.sequenceOrScalar() {
                     let text = try hash.string()
-                    // [[NSData alloc] initWithBase64EncodedString:options:0] and a length of CC_SHA256_DIGEST_LENGTH
-                    guard let bytes = Data(base64Encoded: text), bytes.count == 32 else {
+                    guard let pin = TrustKitPinText.pin(text, source: hash.pinSource) else {
                         throw hash.error("'\(text)' is not base64 of 32 bytes (TrustKit's hashes are bare base64, "
                             + "without sha256/)")
                     }
-                    policy.publicKeyHashes.append(PublicKeyPin(hash: [UInt8](bytes), source: hash.pinSource))
+                    policy.publicKeyHashes.append(pin)
                 }
             case "includeSubdomains": policy.includeSubdomains = try member.bool()
             case "excludeSubdomainFromParentPolicy": policy.excludeSubdomainFromParentPolicy = try member.bool()
@@ -114,7 +113,9 @@ enum TrustKitDefinition {
                 keys.append(("excludeSubdomainFromParentPolicy", .scalar("true")))
             } else {
                 keys.append(("publicKeyHashes",
-                             AppEntryWriter.list(domain.publicKeyHashes.map { Data($0.hash).base64EncodedString() })))
+                             AppEntryWriter.list(domain.publicKeyHashes.map {
+                                $0.writtenText(in: .trustkit) ?? Data($0.hash).base64EncodedString()
+                             })))
                 if domain.includeSubdomains { keys.append(("includeSubdomains", .scalar("true"))) }
                 if !domain.enforcePinning { keys.append(("enforcePinning", .scalar("false"))) }
                 if let date = domain.expirationDate { keys.append(("expirationDate", .scalar(Timestamp.day(date)))) }

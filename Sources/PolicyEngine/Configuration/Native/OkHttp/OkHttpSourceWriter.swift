@@ -46,7 +46,7 @@ public enum OkHttpSourceWriter {
             let width = additions.map(\.pattern.count).max() ?? 0
             let lines = additions.map { addition in
                 addition.pattern + String(repeating: " ", count: width + 2 - addition.pattern.count)
-                    + addition.pins.map(\.text).joined(separator: " ") + "\n"
+                    + addition.pins.map { $0.writtenText(in: .okhttp) ?? $0.text }.joined(separator: " ") + "\n"
             }
             return Array((comment(header + ["pattern pin [pin…] per line, as pinctl reads OkHttp pins"], marker: "#")
                 + lines.joined()).utf8)
@@ -101,7 +101,7 @@ public enum OkHttpSourceWriter {
                               trailingComma: Bool) -> String
     {
         additions.map { addition in
-            let arguments = [quote(addition.pattern)] + addition.pins.map { quote($0.text) }
+            let arguments = [quote(addition.pattern)] + addition.pins.map { quote($0.writtenText(in: .okhttp) ?? $0.text) }
             let line = "    .add(" + arguments.joined(separator: ", ") + ")\n"
             guard line.count > 121 else { return line }
             return "    .add(\n" + arguments.map { "        " + $0 }.joined(separator: ",\n")
