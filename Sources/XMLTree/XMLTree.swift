@@ -9,6 +9,13 @@ public struct XMLElement: Sendable {
     /// The text directly inside the element (CDATA included), concatenated, untrimmed.
     public let text: String
     public let line: Int
+    /// The comments between the previous element (or the parent's start) and this one; for the root, those of the
+    /// document before it. Kept so that a configuration written back keeps its authors' notes.
+    public internal(set) var leadingComments: [String] = []
+    /// The comments after the last child element (for the root, also those of the document after it).
+    public internal(set) var trailingComments: [String] = []
+    /// The namespaces this element declares (`xmlns:tools="…"`), as attributes would write them.
+    public internal(set) var namespaceDeclarations: [(name: String, value: String)] = []
 
     /// The value of the attribute named `name` (prefix included, e.g. `android:name`), if present.
     public func attribute(_ name: String) -> XMLAttribute? { attributes.first { $0.name == name } }
@@ -85,7 +92,23 @@ public enum XMLDocumentReader {
         guard let root = xmlDocGetRootElement(document) else {
             throw XMLParseError(line: 0, message: "no root element")
         }
-        return element(root)
+        var tree = element(root)
+        var node = document.pointee.children
+        var afterRoot = false
+        while let current = node {
+            if current == root {
+                afterRoot = true
+            } else if let comment = comment(current) {
+                if afterRoot { tree.trailingComments.append(comment) } else { tree.leadingComments.append(comment) }
+            }
+            node = current.pointee.next
+        }
+        return tree
+    }
+
+    private static func comment(_ node: UnsafeMutablePointer<xmlNode>) -> String? {
+        guard node.pointee.type == XML_COMMENT_NODE else { return nil }
+        return node.pointee.content.map { String(cString: $0) } ?? ""
     }
 
     private static func element(_ node: UnsafeMutablePointer<xmlNode>) -> XMLElement {
@@ -102,20 +125,36 @@ public enum XMLDocumentReader {
         }
         var children: [XMLElement] = []
         var text = ""
+        var pending: [String] = []
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                children.append(element(current))
+                var inner = element(current)
+                inner.leadingComments = pending
+                pending = []
+                children.append(inner)
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { text += String(cString: content) }
+            case XML_COMMENT_NODE:
+                if let comment = comment(current) { pending.append(comment) }
             default:
-                break  // comments, processing instructions
+                break  // processing instructions
             }
             child = current.pointee.next
         }
-        return XMLElement(name: qualifiedName(node.pointee.name, node.pointee.ns), attributes: attributes,
-                          children: children, text: text, line: Int(xmlGetLineNo(node)))
+        var declarations: [(name: String, value: String)] = []
+        var namespace = node.pointee.nsDef
+        while let current = namespace {
+            let prefix = current.pointee.prefix.map { "xmlns:" + String(cString: $0) } ?? "xmlns"
+            declarations.append((prefix, current.pointee.href.map { String(cString: $0) } ?? ""))
+            namespace = current.pointee.next
+        }
+        var tree = XMLElement(name: qualifiedName(node.pointee.name, node.pointee.ns), attributes: attributes,
+                              children: children, text: text, line: Int(xmlGetLineNo(node)))
+        tree.trailingComments = pending
+        tree.namespaceDeclarations = declarations
+        return tree
     }
 
     private static func qualifiedName(_ name: UnsafePointer<xmlChar>?, _ namespace: UnsafeMutablePointer<xmlNs>?)

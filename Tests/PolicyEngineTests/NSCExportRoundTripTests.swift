@@ -29,13 +29,16 @@ struct NSCExportRoundTripTests {
         }
     }
 
-    /// The whole document, written by hand: every level's cleartext setting, nested configs, the domains as read.
+    /// The whole document, written by hand: every level's cleartext setting, nested configs, the domains as read, the
+    /// file's comment.
     @Test func cleartextAtEachLevelIsWrittenWhereTheFileSetIt() throws {
         let config = try NSCXMLReader.read(NSCFixtures.config("shape_cleartext_levels.xml"))
         let written = String(decoding: try Self.export(config), as: UTF8.self)
         #expect(written == """
             <?xml version="1.0" encoding="UTF-8"?>
             <!-- Written by pinctl config export. -->
+            <!-- Shape: cleartextTrafficPermitted at each level: off in base-config, on for a local host's domain-config, off
+                 again in a domain-config nested below it. -->
             <network-security-config>
               <base-config cleartextTrafficPermitted="false"/>
               <domain-config cleartextTrafficPermitted="true">

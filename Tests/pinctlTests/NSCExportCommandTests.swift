@@ -31,6 +31,75 @@ import TestSupport
         }
     }
 
+    /// The file's comments and Android lint's `tools:` attributes (with the root's `xmlns:tools`) are written back at
+    /// their places, and an export of the export is the same file: they were dropped without a word (#19).
+    @Test func commentsAndToolsAttributesAreWrittenBack() throws {
+        try TemporaryDirectory.with { directory in
+            let config = try directory.write("network_security_config.xml", text: """
+                <?xml version="1.0" encoding="utf-8"?>
+                <!-- Before the root. -->
+                <network-security-config xmlns:tools="http://schemas.android.com/tools">
+                    <!-- The API. -->
+                    <domain-config tools:ignore="X">
+                        <domain includeSubdomains="true">example.com</domain>
+                        <pin-set>
+                            <!-- leaf -->
+                            <pin digest="SHA-256">lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=</pin>
+                            <pin digest="SHA-256">oR0YS+nlcdJKCYSrvB9MfmDkX/JEKCYJEUNWHKs89zc<!-- unpadded --></pin>
+                        </pin-set>
+                        <trust-anchors>
+                            <certificates src="system" tools:ignore="Y"/><!-- the store -->
+                        </trust-anchors>
+                    </domain-config>
+                    <debug-overrides tools:ignore="Z">
+                        <!-- debug -->
+                        <trust-anchors><certificates src="user"/></trust-anchors>
+                    </debug-overrides>
+                    <!-- end of file -->
+                </network-security-config>
+                """)
+            let expected = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!-- Written by pinctl config export. -->
+                <!-- Before the root. -->
+                <network-security-config xmlns:tools="http://schemas.android.com/tools">
+                  <!-- The API. -->
+                  <domain-config tools:ignore="X">
+                    <domain includeSubdomains="true">example.com</domain>
+                    <trust-anchors>
+                      <certificates src="system" tools:ignore="Y"/>
+                      <!-- the store -->
+                    </trust-anchors>
+                    <pin-set>
+                      <!-- leaf -->
+                      <pin digest="SHA-256">lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=</pin>
+                      <!-- unpadded -->
+                      <pin digest="SHA-256">oR0YS+nlcdJKCYSrvB9MfmDkX/JEKCYJEUNWHKs89zc</pin>
+                    </pin-set>
+                  </domain-config>
+                  <debug-overrides tools:ignore="Z">
+                    <!-- debug -->
+                    <trust-anchors>
+                      <certificates src="user"/>
+                    </trust-anchors>
+                  </debug-overrides>
+                  <!-- end of file -->
+                </network-security-config>
+
+                """
+            var source = config
+            for round in 1...2 {
+                let file = try directory.write("pinctl.yaml", text: "apps:\n  - { name: android, library: nsc, "
+                    + "config: \(source) }\n")
+                let exported = try PinctlProcess.run(["config", "export", "--config", file, "--app", "android",
+                                                      "--to", "nsc"])
+                #expect(exported.status == 0 && exported.stderr.isEmpty, "round \(round): \(exported)")
+                #expect(exported.stdout == expected, "round \(round): \(exported)")
+                source = try directory.write("exported.xml", text: exported.stdout)
+            }
+        }
+    }
+
     @Test func everyValidConfigExportsStrictlyAndKeepsEveryVerdict() throws {
         try TemporaryDirectory.with { directory in
             let xml = try directory.makeDirectory("res/xml")

@@ -6,15 +6,20 @@ import XMLTree
 /// domain-configs, every trust anchor (`system`, `user`, `wfa`, `@raw/…`, none) with its overridePins, the pin-sets
 /// with their expiration and each pin's text as the file wrote it, `cleartextTrafficPermitted` and `hstsEnforced`
 /// where the file set them, and `debug-overrides` as written (a release build never reads it, so it travels as text).
+/// The file's comments and the attributes Android does not read (`tools:ignore`, with the root's `xmlns:tools`) are
+/// written at their places (`NSCMarkup`); a comment whose place is gone is written at the end of its element.
 ///
-/// Reading the result gives the same configuration back. What the reader does not keep cannot be written: comments
-/// (XMLTree reads none) and the elements and attributes Android skips (`--verbose` names those at import).
+/// Reading the result gives the same configuration back. What the reader does not keep cannot be written: the
+/// elements Android skips (`--verbose` names those at import).
 public enum NSCConfigurationWriter {
     /// The complete `network_security_config.xml` of `config`.
     public static func write(_ config: NetworkSecurityConfig) throws(ExportError) -> [UInt8] {
+        var root = Placer(config.markup, prefix: "")
         var children: [XMLOutputElement.Child] = []
-        if let base = config.base { children.append(.element(element("base-config", base))) }
-        children += config.domainConfigs.map { .element(element("domain-config", $0)) }
+        if let base = config.base { children += root.place("base-config", element("base-config", base)) }
+        for domainConfig in config.domainConfigs {
+            children += root.place("domain-config", element("domain-config", domainConfig))
+        }
         if let debug = config.debugOverrides {
             var written = element(debug)
             // A debuggable build read them from the `_debug` companion; in the file itself they mean the same to
@@ -26,16 +31,21 @@ public enum NSCConfigurationWriter {
                                            children: [.comment(" From \(origin), the _debug companion. ")]
                                                + written.children)
             }
-            children.append(.element(written))
+            children += root.place("debug-overrides", written)
         }
+        children += root.rest()
         do {
             try XMLLibrary.open()
         } catch {
             throw ExportError(error.description)
         }
+        let document = XMLOutputElement("network-security-config", attributes: root.attributes("self"),
+                                        children: children)
         do {
-            return try XMLDocumentWriter.configuration(XMLOutputElement("network-security-config", children: children),
-                                                       comments: [" Written by pinctl config export. "])
+            // An export of an export says once that pinctl wrote it.
+            let header = " Written by pinctl config export. "
+            return try XMLDocumentWriter.configuration(document, comments: [header]
+                + (config.markup.comments["self"] ?? []).filter { $0 != header })
         } catch {
             throw ExportError("\(error.description): correct the value in the configuration")
         }
@@ -43,37 +53,99 @@ public enum NSCConfigurationWriter {
 
     /// A base-config or domain-config: its own settings, then its nested domain-configs.
     private static func element(_ name: String, _ config: NetworkSecurityConfig.Config) -> XMLOutputElement {
+        var markup = Placer(config.markup, prefix: "")
         var attributes: [(name: String, value: String)] = []
         if let cleartext = config.cleartextTrafficPermitted {
             attributes.append(("cleartextTrafficPermitted", cleartext ? "true" : "false"))
         }
         if let hsts = config.hstsEnforced { attributes.append(("hstsEnforced", hsts ? "true" : "false")) }
-        var children: [XMLOutputElement.Child] = config.domains.map { domain in
+        var children: [XMLOutputElement.Child] = []
+        for domain in config.domains {
             let subdomains = domain.includeSubdomains ? "true" : "false"
-            return .element(XMLOutputElement("domain", attributes: [("includeSubdomains", subdomains)],
-                                             children: [.text(domain.name)]))
+            children += markup.place("domain", XMLOutputElement("domain", attributes: [("includeSubdomains", subdomains)],
+                                                                children: [.text(domain.name)]))
         }
         if let anchors = config.trustAnchors {
-            children.append(.element(XMLOutputElement("trust-anchors", children: anchors.map { source in
+            var inner = Placer(config.markup, prefix: "trust-anchors/")
+            var sources: [XMLOutputElement.Child] = []
+            for source in anchors {
                 // overridePins is written only where it is set: false is the default outside debug-overrides.
-                .element(XMLOutputElement("certificates", attributes: [("src", source.name)]
+                sources += inner.place("certificates", XMLOutputElement("certificates", attributes: [("src", source.name)]
                     + (source.overridePins ? [("overridePins", "true")] : [])))
-            })))
+            }
+            children += markup.placeOnce("trust-anchors", XMLOutputElement("trust-anchors", children: sources + inner.rest()))
         }
         if let pinSet = config.pinSet {
+            var inner = Placer(config.markup, prefix: "pin-set/")
+            var pins: [XMLOutputElement.Child] = []
+            for text in pinSet.texts {
+                pins += inner.place("pin", XMLOutputElement("pin", attributes: [("digest", "SHA-256")],
+                                                            children: [.text(text)]))
+            }
             let expiration = pinSet.expiration.map { [("expiration", Timestamp.day($0))] } ?? []
-            children.append(.element(XMLOutputElement("pin-set", attributes: expiration, children: pinSet.texts.map {
-                .element(XMLOutputElement("pin", attributes: [("digest", "SHA-256")], children: [.text($0)]))
-            })))
+            children += markup.placeOnce("pin-set", XMLOutputElement("pin-set", attributes: expiration,
+                                                                     children: pins + inner.rest()))
         }
-        children += config.children.map { .element(element("domain-config", $0)) }
-        return XMLOutputElement(name, attributes: attributes, children: children)
+        for child in config.children {
+            children += markup.place("domain-config", element("domain-config", child))
+        }
+        children += markup.rest()
+        return XMLOutputElement(name, attributes: attributes + markup.attributes("self"), children: children)
     }
 
-    /// An element kept as written.
+    /// An element kept as written, with the comments before each child and after the last.
     private static func element(_ written: NetworkSecurityConfig.WrittenElement) -> XMLOutputElement {
-        XMLOutputElement(written.name, attributes: written.attributes,
-                         children: (written.text.isEmpty ? [] : [.text(written.text)])
-                             + written.children.map { .element(element($0)) })
+        var children: [XMLOutputElement.Child] = written.text.isEmpty ? [] : [.text(written.text)]
+        for child in written.children {
+            children += child.leadingComments.map { .comment($0) } + [.element(element(child))]
+        }
+        children += written.trailingComments.map { .comment($0) }
+        return XMLOutputElement(written.name, attributes: written.attributes, children: children)
+    }
+
+    /// Puts one element's markup back: the comments before each child it writes and that child's kept attributes,
+    /// in the order written; `rest()` gives what no child took, so no comment is lost.
+    private struct Placer {
+        private var markup: NSCMarkup
+        private let prefix: String
+        private var ordinals: [String: Int] = [:]
+
+        init(_ markup: NSCMarkup, prefix: String) {
+            self.markup = markup
+            self.prefix = prefix
+        }
+
+        /// The `n`th element named `name`, after its comments, with its kept attributes added.
+        mutating func place(_ name: String, _ element: XMLOutputElement) -> [XMLOutputElement.Child] {
+            let ordinal = ordinals[name, default: 0]
+            ordinals[name] = ordinal + 1
+            return take(NSCMarkup.key(prefix, name, ordinal), element)
+        }
+
+        /// `trust-anchors` or `pin-set`, of which a config has one: its key is its name.
+        mutating func placeOnce(_ name: String, _ element: XMLOutputElement) -> [XMLOutputElement.Child] {
+            take(name, element)
+        }
+
+        private mutating func take(_ key: String, _ element: XMLOutputElement) -> [XMLOutputElement.Child] {
+            let comments = markup.comments.removeValue(forKey: key) ?? []
+            let extra = markup.attributes.removeValue(forKey: key) ?? []
+            return comments.map { .comment($0) }
+                + [.element(XMLOutputElement(element.name, attributes: element.attributes + extra,
+                                             children: element.children))]
+        }
+
+        func attributes(_ key: String) -> [(name: String, value: String)] { markup.attributes[key] ?? [] }
+
+        /// The comments under this prefix no child took (those closing the element among them), in key order.
+        mutating func rest() -> [XMLOutputElement.Child] {
+            let end = prefix + "end"
+            let keys = markup.comments.keys.filter {
+                $0.hasPrefix(prefix) && $0 != end && $0 != "self" && !$0.dropFirst(prefix.count).contains("/")
+            }.sorted()
+            var left: [String] = []
+            for key in keys + [end] { left += markup.comments.removeValue(forKey: key) ?? [] }
+            return left.map { .comment($0) }
+        }
     }
 }

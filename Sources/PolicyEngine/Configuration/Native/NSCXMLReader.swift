@@ -20,13 +20,14 @@ public enum NSCXMLReader {
         -> NetworkSecurityConfig
     {
         var reader = Reader(path: path, debuggable: debuggable)
-        let document = try reader.document(try element(bytes, path: path))
+        let root = try element(bytes, path: path)
+        let document = try reader.document(root)
         var debugAnchors = document.debugAnchors
         var debugOverrides = document.debugOverrides
         // XmlConfigSource: "If debug is true and there was no debug-overrides in the file check for an extra _debug
         // resource." A release build never reads it.
         if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
-            var companionReader = Reader(path: companion, debuggable: true)
+            var companionReader = Reader(path: companion, debuggable: true, keepsPrefixed: false)
             let root = try element(try ConfigurationError.contents(of: companion), path: companion)
             (debugAnchors, debugOverrides) = try companionReader.debugOverridesOnly(root)
         }
@@ -36,7 +37,8 @@ public enum NSCXMLReader {
         }
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
                                      debugAnchors: debugAnchors, debugOverrides: debugOverrides, path: path,
-                                     notes: notes, warnings: reader.warnings)
+                                     notes: notes, warnings: reader.warnings,
+                                     markup: NSCMarkupReader.rootMarkup(of: root))
     }
 
     private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {
@@ -75,9 +77,14 @@ public enum NSCXMLReader {
         /// What makes the config protect less than its author meant: said with every verdict on the app.
         var warnings: [String] = []
 
-        init(path: String, debuggable: Bool) {
+        /// Whether prefixed attributes and elements (`tools:ignore`) are kept as written: in the file itself, whose
+        /// root's namespace declarations an export writes too; not from the `_debug` companion, whose are not.
+        let keepsPrefixed: Bool
+
+        init(path: String, debuggable: Bool, keepsPrefixed: Bool = true) {
             self.path = path
             self.debuggable = debuggable
+            self.keepsPrefixed = keepsPrefixed
         }
 
         func error(_ element: XMLElement, _ message: String) -> ConfigurationError {
@@ -134,16 +141,16 @@ public enum NSCXMLReader {
             if debuggable { document.debugAnchors = try config(element, kind: .debug).trustAnchors }
         }
 
-        /// The element as written, for an export to carry whatever the build reads of it. Prefixed attributes and
-        /// elements (`tools:ignore`) are left out: the tree keeps no namespace declaration to write them with, and
-        /// they configure nothing.
+        /// The element as written, comments included, for an export to carry whatever the build reads of it.
         func written(_ element: XMLElement) -> NetworkSecurityConfig.WrittenElement {
             NetworkSecurityConfig.WrittenElement(
                 name: element.name,
-                attributes: element.attributes.filter { !$0.name.contains(":") }.map { ($0.name, $0.value) },
+                attributes: element.attributes.filter { keepsPrefixed || !$0.name.contains(":") }
+                    .map { ($0.name, $0.value) },
                 text: element.text.unicodeScalars.allSatisfy(\.isBlankOrNewline) ? "" : element.text,
-                children: element.children.filter { !$0.name.contains(":") }.map(written),
-                location: "\(path):\(element.line)")
+                children: element.children.filter { keepsPrefixed || !$0.name.contains(":") }.map(written),
+                location: "\(path):\(element.line)", leadingComments: element.leadingComments,
+                trailingComments: element.trailingComments)
         }
 
         enum Kind: CustomStringConvertible {
@@ -196,7 +203,8 @@ public enum NSCXMLReader {
             return NetworkSecurityConfig.Config(
                 domains: domains, trustAnchors: anchors, pinSet: pinSet, children: children,
                 cleartextTrafficPermitted: flag("cleartextTrafficPermitted", fallback: true),
-                hstsEnforced: flag("hstsEnforced", fallback: false), location: "\(path):\(element.line)")
+                hstsEnforced: flag("hstsEnforced", fallback: false), location: "\(path):\(element.line)",
+                markup: kind == .debug ? NSCMarkup() : NSCMarkupReader.markup(of: element))
         }
 
         /// `parser.getText().trim().toLowerCase(Locale.US)`; a name given twice anywhere in the file is refused,

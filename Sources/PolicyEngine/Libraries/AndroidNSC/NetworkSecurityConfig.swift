@@ -78,9 +78,13 @@ public struct NetworkSecurityConfig: Sendable {
         public let hstsEnforced: Bool?
         /// Where it is written, for messages: "network_security_config.xml:12".
         public let location: String
+        /// Its comments and the attributes Android does not read, for an export to write back.
+        public let markup: NSCMarkup
 
         public init(domains: [Domain], trustAnchors: [CertificatesSource]?, pinSet: PinSet?, children: [Config],
-                    cleartextTrafficPermitted: Bool? = nil, hstsEnforced: Bool? = nil, location: String) {
+                    cleartextTrafficPermitted: Bool? = nil, hstsEnforced: Bool? = nil, location: String,
+                    markup: NSCMarkup = NSCMarkup()) {
+            self.markup = markup
             self.domains = domains
             self.trustAnchors = trustAnchors
             self.pinSet = pinSet
@@ -105,13 +109,17 @@ public struct NetworkSecurityConfig: Sendable {
 
     /// What the reader skipped or ignored, for `--verbose`.
     public let notes: [String]
+    /// The root element's comments (the document's around it too) and namespace declarations.
+    public let markup: NSCMarkup
     /// What makes the config protect less than it seems to (a domain Android reads literally): given with every
     /// verdict on the app.
     public let warnings: [String]
 
     public init(base: Config?, domainConfigs: [Config], debugAnchors: [CertificatesSource]?,
-                debugOverrides: WrittenElement? = nil, path: String, notes: [String] = [], warnings: [String] = []) {
+                debugOverrides: WrittenElement? = nil, path: String, notes: [String] = [], warnings: [String] = [],
+                markup: NSCMarkup = NSCMarkup()) {
         self.notes = notes
+        self.markup = markup
         self.warnings = warnings
         self.base = base
         self.domainConfigs = domainConfigs
@@ -130,9 +138,15 @@ extension NetworkSecurityConfig {
         public let children: [WrittenElement]
         /// Where it is written, for messages: "network_security_config_debug.xml:12".
         public let location: String
+        /// The comments before it, and those after its last child.
+        public let leadingComments: [String]
+        public let trailingComments: [String]
 
         public init(name: String, attributes: [(name: String, value: String)], text: String,
-                    children: [WrittenElement], location: String) {
+                    children: [WrittenElement], location: String, leadingComments: [String] = [],
+                    trailingComments: [String] = []) {
+            self.leadingComments = leadingComments
+            self.trailingComments = trailingComments
             self.name = name
             self.attributes = attributes
             self.text = text

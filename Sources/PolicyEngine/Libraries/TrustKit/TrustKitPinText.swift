@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// A `kTSKPublicKeyHashes` entry as TrustKit reads it (`parseTrustKitConfiguration`):
 ///
-///     NSData *pinnedKeyHash = [[NSData alloc] initWithBase64EncodedString:hash options:(NSDataBase64DecodingOptions)0];
+///     NSData *pinnedKeyHash = [[NSData alloc] initWithBase64EncodedString:hash
+///                                                                options:(NSDataBase64DecodingOptions)0];
 ///     if ([pinnedKeyHash length] != CC_SHA256_DIGEST_LENGTH) { ... raise ... }
 enum TrustKitPinText {
     /// The pin `text` writes, keeping the text where it is not the canonical base64 (so an export to TrustKit writes it

@@ -101,7 +101,8 @@ public enum OkHttpSourceWriter {
                               trailingComma: Bool) -> String
     {
         additions.map { addition in
-            let arguments = [quote(addition.pattern)] + addition.pins.map { quote($0.writtenText(in: .okhttp) ?? $0.text) }
+            let arguments = [quote(addition.pattern)]
+                + addition.pins.map { quote($0.writtenText(in: .okhttp) ?? $0.text) }
             let line = "    .add(" + arguments.joined(separator: ", ") + ")\n"
             guard line.count > 121 else { return line }
             return "    .add(\n" + arguments.map { "        " + $0 }.joined(separator: ",\n")
