@@ -62,7 +62,8 @@ public enum NSCConfigurationWriter {
         var children: [XMLOutputElement.Child] = []
         for domain in config.domains {
             let subdomains = domain.includeSubdomains ? "true" : "false"
-            children += markup.place("domain", XMLOutputElement("domain", attributes: [("includeSubdomains", subdomains)],
+            children += markup.place("domain", XMLOutputElement("domain",
+                                                                attributes: [("includeSubdomains", subdomains)],
                                                                 children: [.text(domain.name)]))
         }
         if let anchors = config.trustAnchors {
@@ -70,10 +71,11 @@ public enum NSCConfigurationWriter {
             var sources: [XMLOutputElement.Child] = []
             for source in anchors {
                 // overridePins is written only where it is set: false is the default outside debug-overrides.
-                sources += inner.place("certificates", XMLOutputElement("certificates", attributes: [("src", source.name)]
-                    + (source.overridePins ? [("overridePins", "true")] : [])))
+                let attributes = [("src", source.name)] + (source.overridePins ? [("overridePins", "true")] : [])
+                sources += inner.place("certificates", XMLOutputElement("certificates", attributes: attributes))
             }
-            children += markup.placeOnce("trust-anchors", XMLOutputElement("trust-anchors", children: sources + inner.rest()))
+            children += markup.placeOnce("trust-anchors",
+                                         XMLOutputElement("trust-anchors", children: sources + inner.rest()))
         }
         if let pinSet = config.pinSet {
             var inner = Placer(config.markup, prefix: "pin-set/")
