@@ -253,4 +253,4 @@ let nscTruthTable: [NSCCase] = [
     NSCCase("lenient_values.xml", "example.com", .leaf, .pinned(at: 1)),
     NSCCase("lenient_values.xml", "y.example.com", .wildcard, .notPinned),
     NSCCase("integer_boolean.xml", "y.example.com", .wildcard, .pinned(at: 1)),
-]
+] + nscShapeCorpusRows

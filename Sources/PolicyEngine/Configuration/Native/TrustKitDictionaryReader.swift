@@ -124,6 +124,12 @@ struct TrustKitDictionaryReader {
             case TrustKitKey.publicKeyAlgorithms:
                 note(here, "ignored: required before TrustKit 1.6.0, never read since (the key's type is read from "
                     + "the certificate)")
+            case TrustKitKey.additionalTrustAnchors:
+                // TrustKit trusts these roots for the domain; judged without them, a chain the app accepts would
+                // be called broken, so the file stops rather than be read in part.
+                throw ConfigurationError(file: path, keyPath: here, message: "TrustKit also trusts these "
+                    + "certificates for the domain, which pinctl does not read: remove the key and give the "
+                    + "certificates as anchors instead (--ca-file, or anchors: ca-files: in pinctl.yaml)")
             case TrustKitKey.guessedExclusion:
                 facts.guessedExclusion = true
                 note(here, "ignored: TrustKit does not know this key; its exclusion key is spelled "

@@ -23,6 +23,8 @@ public enum TrustKitKey {
     public static let disableDefaultReportUri = "TSKDisableDefaultReportUri"
     /// Required before 1.6.0, never read since.
     public static let publicKeyAlgorithms = "TSKPublicKeyAlgorithms"
+    /// PEM certificates TrustKit (1.5.0 on) also trusts for the domain when it validates the chain.
+    public static let additionalTrustAnchors = "TSKAdditionalTrustAnchors"
 
     /// The spelling of the exclusion key a person would guess, which TrustKit does not know: such an entry is an
     /// ordinary one, and needs pins.

@@ -11,9 +11,9 @@ import TextSyntax
 ///   add(…); }}` (an anonymous subclass whose initializer adds to it);
 /// - the body of an extension function on the builder, `fun CertificatePinner.Builder.pins() { add(…) }` or
 ///   `= add(…)`: it runs on whichever builder calls it;
-/// - the calls on a variable that holds one: `val b = CertificatePinner.Builder()` (a chain not ending in `.build()`),
-///   or any declaration typed `CertificatePinner.Builder` (a parameter, a field); `b.add(…)` chains, `b.apply { }`,
-///   `b.also { }`, `with(b) { }`.
+/// - the calls on a variable that holds one: `val b = CertificatePinner.Builder()` (a chain not ending in `.build()`,
+///   or after `cached ?:`), or any declaration typed `CertificatePinner.Builder` (a parameter, a field); `b.add(…)`
+///   chains, `b.apply { }`, `b.also { }`, `with(b) { }`.
 /// What this cannot see (a builder passed to another file and added to there, reflection) is not read; a builder
 /// made here and neither built nor kept in a variable is named in a note.
 struct OkHttpBuilderCalls {
@@ -126,12 +126,17 @@ struct OkHttpBuilderCalls {
         }
     }
 
-    /// `NAME = <construction>`: Kotlin's `val b =`, Java's `Builder b = new`, `this.b =`; not `==` and not the
-    /// type of a typed declaration (found by `readTypedDeclarations`).
+    /// `NAME = <construction>`: Kotlin's `val b =` (also `= cached ?:`), Java's `Builder b = new`, `this.b =`; not
+    /// `==` and not the type of a typed declaration (found by `readTypedDeclarations`).
     private func assignedVariable(constructionAt index: Int) -> String? {
         var start = index
         while isPunctuation(start - 1, "."), identifier(start - 2) != nil { start -= 2 }
         if identifier(start - 1) == "new" { start -= 1 }
+        // Kotlin's `val b = cached ?: CertificatePinner.Builder()`: b holds the new builder whenever cached is null.
+        if isPunctuation(start - 1, ":"), isPunctuation(start - 2, "?"), identifier(start - 3) != nil {
+            start -= 3
+            while isPunctuation(start - 1, "."), identifier(start - 2) != nil { start -= 2 }
+        }
         guard isPunctuation(start - 1, "="), let name = identifier(start - 2), !builderNames.contains(name),
               !isPunctuation(start - 3, ".") || identifier(start - 4) == "this"
         else { return nil }
