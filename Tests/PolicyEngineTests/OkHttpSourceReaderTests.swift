@@ -176,20 +176,34 @@ struct OkHttpSourceReaderTests {
     }
 
     @Test func whatCannotBeFollowedIsSaidInANote() throws {
-        let (_, unbuilt, path) = try readOkHttpSource("P.kt", """
-            fun pinner() = CertificatePinner.Builder()
-                .add("a.example.com", "\(okA)")
+        let (_, noted, path) = try readOkHttpSource("P.kt", """
+            val pinner = CertificatePinner.Builder()
+                .add("a.example.com", "\(okA)").build()
             val p = CertificatePinner.Builder().add("b.example.com").build()
             """)
-        #expect(unbuilt == [
-            "\(path):1: this CertificatePinner.Builder() is neither built here nor kept in a variable: pins added to "
-                + "it elsewhere are not read",
+        #expect(noted == [
             "\(path): 2 CertificatePinner builders (lines 1, 3): their pins are read as one policy",
             "\(path):3: add(\"b.example.com\") names no pin, so OkHttp adds nothing for it",
         ])
         let (empty, notes, emptyPath) = try readOkHttpSource("P.kt", "val p = CertificatePinner.Builder().build()\n")
         #expect(empty.entries.isEmpty)
         #expect(notes == ["\(emptyPath): no add(…) call on a CertificatePinner builder: nothing is pinned"])
+    }
+
+    /// A builder handed on unbuilt is filled where this file cannot see: a host pinned there would be read as
+    /// unpinned, and judged safe where the app rejects. It was a note, and the import went on (#19).
+    @Test func aBuilderHandedOnUnbuiltIsRefused() throws {
+        do {
+            let (policy, _, _) = try readOkHttpSource("P.kt", """
+                fun pinner() = CertificatePinner.Builder()
+                    .add("a.example.com", "\(okA)")
+                """)
+            Issue.record("read as \(policy.entryTexts)")
+        } catch let error as ConfigurationError {
+            #expect(error.line == 1 && error.column == 16, "\(error)")
+            #expect(error.message.hasPrefix("this CertificatePinner.Builder() is neither built here nor kept in a "
+                + "variable: pins added to it elsewhere cannot be read"), "\(error)")
+        }
     }
 
     @Test func aSourceFileWithoutABuilderIsRefused() throws {

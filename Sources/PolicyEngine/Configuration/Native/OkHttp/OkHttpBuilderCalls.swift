@@ -120,8 +120,13 @@ struct OkHttpBuilderCalls {
             if let variable = assignedVariable(constructionAt: index) {
                 builderVariables.insert(variable)
             } else {
-                notes.append("\(path):\(tokens[index].line): this CertificatePinner.Builder() is neither built here "
-                    + "nor kept in a variable: pins added to it elsewhere are not read")
+                // Handed on unbuilt (returned, passed): whoever adds to it pins hosts this file cannot show, and a
+                // host read as unpinned would be judged safe where the app rejects (#19: never fail open).
+                throw ConfigurationError(
+                    file: path, line: tokens[index].line, column: tokens[index].column,
+                    message: "this CertificatePinner.Builder() is neither built here nor kept in a variable: pins "
+                        + "added to it elsewhere cannot be read, and a host they pin would be judged unpinned; build "
+                        + "it here, or give the app's pins inline in pinctl.yaml")
             }
         }
     }
