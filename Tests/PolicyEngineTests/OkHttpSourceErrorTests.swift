@@ -160,7 +160,7 @@ struct OkHttpSourceErrorTests {
         } catch let error as ConfigurationError {
             #expect(error.message.hasSuffix("pinctl reads the string literals given to add(…) and the string "
                 + "constants this file declares, runs no code, and stops rather than guess; write the literal or a "
-                + "constant there, give the value with the app's defines: (config import --define NAME=VALUE), or "
+                + "constant there, give the value with the app's defines: (config import --define PIN=VALUE), or "
                 + "give the app's pins inline in pinctl.yaml"))
         }
     }

@@ -198,10 +198,13 @@ struct OkHttpAddArguments {
             let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 .joined(separator: " ")
             let text = words.count > 60 ? String(words.prefix(57)) + "…" : words
+            // A define is looked up by the name as the source writes it (`BuildConfig.PIN`), so the hint uses it.
+            let name = slice.allSatisfy({ $0.identifier != nil || $0.isPunctuation(".") }) && text.count <= 60
+                ? text : "NAME"
             return error(at: shown.lowerBound, "unresolved \(role) \(text) (\(kind)): pinctl reads the string "
                 + "literals given to add(…) and the string constants this file declares, runs no code, and stops "
                 + "rather than guess; write the literal or a constant there, give the value with the app's defines: "
-                + "(config import --define NAME=VALUE), or give the app's pins inline in pinctl.yaml")
+                + "(config import --define \(name)=VALUE), or give the app's pins inline in pinctl.yaml")
         }
     }
 }
