@@ -105,7 +105,7 @@ class Roots:
         self.taken = set()
 
     def add(self, data, origin):
-        # The same file recurs in every version after it: read each distinct file once.
+        # A file outside git (mozilla), keyed by its SHA-256; git blobs are keyed by their object id (tree_roots).
         blob = hashlib.sha256(data).hexdigest()
         if blob not in self.by_blob:
             self.by_blob[blob] = self.read(data, origin)
@@ -243,16 +243,20 @@ def main():
     if os.path.exists(os.path.join(options.out, "FORMAT")) and not options.force:
         fail(f"{options.out} already holds a snapshot; pass --force to replace it")
 
+    # Checked before anything is written, so a wrong path leaves nothing behind.
+    aosp = git_directory(options.aosp) if options.aosp else None
+    apple_git = git_directory(options.apple) if options.apple else None
+
     os.makedirs(options.out, exist_ok=True)
     # Built beside DIR and moved in at the end, so a failed run leaves the old snapshot whole.
     staging = tempfile.mkdtemp(prefix=".build-stores.", dir=options.out)
     roots = Roots(os.path.join(staging, "roots"))
     os.mkdir(roots.directory)
     platforms = {}
-    if options.aosp:
-        platforms["android"] = android(git_directory(options.aosp), refs, roots)
-    if options.apple:
-        platforms["ios"], platforms["macos"] = apple(git_directory(options.apple), roots)
+    if aosp:
+        platforms["android"] = android(aosp, refs, roots)
+    if apple_git:
+        platforms["ios"], platforms["macos"] = apple(apple_git, roots)
     if mozilla_directory != "none":
         platforms["mozilla"] = mozilla(mozilla_directory, roots)
     for name, blocks in platforms.items():

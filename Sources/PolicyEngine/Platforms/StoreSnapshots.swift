@@ -65,8 +65,9 @@ public struct StoreSnapshots: Sendable {
 
     /// The root certificate recorded under `id`.
     public func root(_ id: String) throws(StoreSnapshotError) -> X509Certificate {
-        let path = Path.join(Path.join(directory, "roots"), id + ".pem")
+        // An id is hex only, so it names a file inside roots/ and nowhere else.
         guard StoreSnapshotFile.isRootID(id) else { throw StoreSnapshotError("\(id.debugDescription): not a root id") }
+        let path = Path.join(Path.join(directory, "roots"), id + ".pem")
         let certificates: [X509Certificate]
         do {
             certificates = try CertificateParser.certificates(atPath: path)
