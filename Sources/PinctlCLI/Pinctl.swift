@@ -29,7 +29,7 @@ struct Pinctl: ParsableCommand {
         version: PinctlVersion.current,
         subcommands: [
             CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
-            ChainCommand.self, ExtractCommand.self, ConfigCommand.self, ServeCommand.self,
+            ChainCommand.self, ExtractCommand.self, ConfigCommand.self, StoresCommand.self, ServeCommand.self,
         ]
     )
 

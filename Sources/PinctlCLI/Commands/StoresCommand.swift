@@ -1,0 +1,136 @@
+import ArgumentParser
+import FoundationEssentials
+import PolicyEngine
+
+struct StoresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stores",
+        abstract: "List the platform root store snapshots, or compare two of them.",
+        discussion: """
+            The snapshots (Android API levels, Apple's trust stores by iOS and macOS version, Mozilla's as Debian \
+            ships it) are built by scripts/build-stores.sh from the public histories of AOSP's \
+            system/ca-certificates and Apple's security_certificates into a directory you name; pinctl reads it \
+            from --stores DIR or PINCTL_STORES (docs/platform-stores.md).
+
+            Examples:
+              pinctl stores --stores ~/pinctl-stores
+              PINCTL_STORES=~/pinctl-stores pinctl stores android
+              pinctl stores diff android@24 android@25
+              pinctl stores diff ios@17 android@34
+            """,
+        subcommands: [StoresListCommand.self, StoresDiffCommand.self],
+        defaultSubcommand: StoresListCommand.self
+    )
+
+    /// The snapshot directory of `--stores`, else `PINCTL_STORES`; exit 2 with the reason when it cannot be read.
+    static func open(_ options: StoresOptions) throws -> StoreSnapshots {
+        try readingStores { () throws(StoreSnapshotError) in
+            try StoreSnapshots(directory: options.stores ?? ProcessInfo.processInfo.environment["PINCTL_STORES"])
+        }
+    }
+
+    /// Runs `body`; a snapshot error is printed and ends the command with exit 2 (DESIGN §3: input error).
+    static func readingStores<T>(_ body: () throws(StoreSnapshotError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            Terminal.error(error.description)
+            try ExitStatus.inputError.exit()
+        }
+    }
+}
+
+struct StoresListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the platforms, their versions, snapshot dates and root counts (the default).",
+        discussion: """
+            Examples:
+              pinctl stores list
+              pinctl stores list android@21-25 ios --verbose
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Platforms to list, as NAME or NAME@VERSIONS (default: all).", valueName: "platform"))
+    var platforms: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Also print where each snapshot came from (repository, commit, tag).")
+    var verbose = false
+
+    @OptionGroup var storeOptions: StoresOptions
+
+    func run() throws {
+        let snapshots = try StoresCommand.open(storeOptions)
+        let chosen: [StoreSnapshot] = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
+            var chosen: [StoreSnapshot] = []
+            for text in platforms.isEmpty ? snapshots.platforms() : platforms {
+                chosen += try snapshots.select(try PlatformSelector(parsing: text))
+            }
+            return chosen
+        }
+        if chosen.isEmpty {
+            print("no platform snapshots in \(Terminal.safe(snapshots.directory))")
+            return
+        }
+        let width = max("snapshot".count, chosen.map(\.name.count).max() ?? 0)
+        print("\("snapshot".padding(width))  date        roots  label")
+        for snapshot in chosen {
+            let count = String(snapshot.rootIDs.count)
+            print("\(snapshot.name.padding(width))  \(Terminal.safe(snapshot.date).padding(10))  "
+                + "\(String(repeating: " ", count: max(0, 5 - count.count)))\(count)  \(Terminal.safe(snapshot.label))")
+            if verbose { print("\(String(repeating: " ", count: width + 2))source \(Terminal.safe(snapshot.source))") }
+        }
+    }
+}
+
+struct StoresDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "List the roots one snapshot has and the other lacks (subject and SPKI pin).",
+        discussion: """
+            Each side names one version: NAME@VERSION.
+
+            Examples:
+              pinctl stores diff android@24 android@25
+              pinctl stores diff ios@17 android@34 --stores ~/pinctl-stores
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The first snapshot, e.g. ios@17.", valueName: "platform@version"))
+    var first: String
+
+    @Argument(help: ArgumentHelp("The second snapshot, e.g. android@34.", valueName: "platform@version"))
+    var second: String
+
+    @OptionGroup var storeOptions: StoresOptions
+
+    func run() throws {
+        let snapshots = try StoresCommand.open(storeOptions)
+        let diff = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
+            try StoreDiff(try one(first, in: snapshots), try one(second, in: snapshots), in: snapshots)
+        }
+        for (side, other, roots) in [(diff.left, diff.right, diff.onlyLeft), (diff.right, diff.left, diff.onlyRight)] {
+            print("in \(side.name) (\(Terminal.safe(side.label)), \(Terminal.safe(side.date))), not in \(other.name): "
+                + "\(roots.count) root\(roots.count == 1 ? "" : "s")")
+            for root in roots { print("  \(root.pin)  \(Terminal.safe(root.subject))") }
+        }
+    }
+
+    /// The one snapshot `text` names; a bare name or a range is an error here.
+    private func one(_ text: String, in snapshots: StoreSnapshots) throws(StoreSnapshotError) -> StoreSnapshot {
+        let selector = try PlatformSelector(parsing: text)
+        guard let versions = selector.versions, versions.lowerBound == versions.upperBound else {
+            throw StoreSnapshotError("stores diff compares two versions: name one version on each side, "
+                + "e.g. \(selector.platform)@\(selector.versions?.lowerBound.description ?? "N"), not "
+                + text.debugDescription)
+        }
+        let chosen = try snapshots.select(selector)
+        guard let snapshot = chosen.first else { throw StoreSnapshotError("\(text): no snapshot") }
+        return snapshot
+    }
+}
+
+extension String {
+    /// The text padded with spaces to `width` characters.
+    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

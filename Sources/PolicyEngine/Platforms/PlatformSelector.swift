@@ -1,0 +1,36 @@
+/// `NAME@VERSIONS` as `--platform` and `stores diff` take it: `android@24`, `android@21-36`, `ios@17`, or a bare
+/// name for every version the snapshots have.
+public struct PlatformSelector: Sendable, Equatable, CustomStringConvertible {
+    public let platform: String
+    /// Both ends inclusive; nil for every version.
+    public let versions: ClosedRange<PlatformVersion>?
+    public let description: String
+
+    /// The platforms pinctl has snapshots of; `system` (OpenSSL's default store) needs none.
+    public static let snapshotPlatforms = ["android", "ios", "macos", "mozilla"]
+
+    public init(parsing text: String) throws(StoreSnapshotError) {
+        description = text
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        platform = String(parts[0])
+        guard Self.snapshotPlatforms.contains(platform) else {
+            throw StoreSnapshotError("unknown platform \(platform.debugDescription) in \(text.debugDescription): "
+                + "expected one of \(Self.snapshotPlatforms.joined(separator: ", ")), e.g. android@24-36 or ios@17")
+        }
+        guard parts.count == 2 else {
+            versions = nil
+            return
+        }
+        let bounds = parts[1].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let low = PlatformVersion(bounds[0]), let high = bounds.count == 2 ? PlatformVersion(bounds[1]) : low
+        else {
+            throw StoreSnapshotError("\(text.debugDescription): a version is dotted numbers, a range two of them "
+                + "with `-` between (android@24, android@21-36, macos@10.15-26)")
+        }
+        guard low <= high else {
+            throw StoreSnapshotError(
+                "\(text.debugDescription): the range runs backwards; write \(platform)@\(high)-\(low)")
+        }
+        versions = low...high
+    }
+}

@@ -1,0 +1,84 @@
+import FileAccess
+import OpenSSLWrapper
+
+/// The snapshot directory `scripts/build-stores.sh` writes (docs/platform-stores.md), read only as far as a command
+/// asks: the membership file of a platform when that platform is named, a root's certificate when it is shown.
+public struct StoreSnapshots: Sendable {
+    /// The directory, as given.
+    public let directory: String
+
+    /// The first line of `FORMAT`: a directory without it is not a snapshot directory.
+    static let format = "pinctl-stores 1"
+
+    /// Opens `directory` (from `--stores`, else `PINCTL_STORES`); nil means neither was given.
+    public init(directory: String?) throws(StoreSnapshotError) {
+        guard let directory, !directory.isEmpty else { throw .noDirectory() }
+        self.directory = directory
+        let formatPath = Path.join(directory, "FORMAT")
+        let text: String
+        do {
+            text = String(decoding: try FileInput.read(formatPath), as: UTF8.self)
+        } catch {
+            throw StoreSnapshotError("\(formatPath): \(error.reason): \(directory) is not a store snapshot "
+                + "directory; \(StoreSnapshotError.howToBuild)")
+        }
+        guard text.split(separator: "\n").first.map(String.init) == Self.format else {
+            throw StoreSnapshotError("\(formatPath): expected \(Self.format.debugDescription) (a snapshot of another "
+                + "format or another tool); rebuild it with scripts/build-stores.sh")
+        }
+    }
+
+    /// The platforms the directory has snapshots of, in `PlatformSelector.snapshotPlatforms` order.
+    public func platforms() -> [String] {
+        PlatformSelector.snapshotPlatforms.filter { (try? FileSystem.kind(of: membershipPath($0))) == .regular }
+    }
+
+    /// Every version of `platform` the directory records, oldest first.
+    public func snapshots(of platform: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
+        let path = membershipPath(platform)
+        guard (try? FileSystem.kind(of: path)) != nil else {
+            let present = platforms()
+            throw StoreSnapshotError("\(directory) has no snapshot of \(platform) (it has "
+                + "\(present.isEmpty ? "none" : present.joined(separator: ", ")))")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw StoreSnapshotError("\(path): \(error.reason)")
+        }
+        return try StoreSnapshotFile.parse(String(decoding: bytes, as: UTF8.self), platform: platform, path: path)
+    }
+
+    /// The versions `selector` names; a version without a snapshot (either end of a range) is an error naming those
+    /// there are.
+    public func select(_ selector: PlatformSelector) throws(StoreSnapshotError) -> [StoreSnapshot] {
+        let all = try snapshots(of: selector.platform)
+        guard let range = selector.versions else { return all }
+        for end in [range.lowerBound, range.upperBound] where !all.contains(where: { $0.version == end }) {
+            throw StoreSnapshotError("\(selector.platform) has no snapshot of version \(end) (in "
+                + "\(selector.description.debugDescription)); the snapshots in \(directory) have "
+                + all.map(\.version.description).joined(separator: ", "))
+        }
+        return all.filter { range.contains($0.version) }
+    }
+
+    /// The root certificate recorded under `id`.
+    public func root(_ id: String) throws(StoreSnapshotError) -> X509Certificate {
+        // An id is hex only, so it names a file inside roots/ and nowhere else.
+        guard StoreSnapshotFile.isRootID(id) else { throw StoreSnapshotError("\(id.debugDescription): not a root id") }
+        let path = Path.join(Path.join(directory, "roots"), id + ".pem")
+        let certificates: [X509Certificate]
+        do {
+            certificates = try CertificateParser.certificates(atPath: path)
+        } catch {
+            throw StoreSnapshotError("\(error.description) (a root a membership file names)")
+        }
+        guard certificates.count == 1, let certificate = certificates.first else {
+            throw StoreSnapshotError("\(path): expected one certificate, found \(certificates.count)")
+        }
+        return certificate
+    }
+
+    private func membershipPath(_ platform: String) -> String { Path.join(directory, platform + ".txt") }
+}

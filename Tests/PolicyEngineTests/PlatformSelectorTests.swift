@@ -1,0 +1,50 @@
+import PolicyEngine
+import Testing
+
+/// `NAME@VERSIONS` as `--platform` and `stores diff` read it: versions compared number by number, ranges inclusive,
+/// and every malformed form a reason, never a trap.
+@Suite struct PlatformSelectorTests {
+    @Test(arguments: [
+        ("android@24", "android", "24", "24"),
+        ("android@21-36", "android", "21", "36"),
+        ("macos@10.15-26", "macos", "10.15", "26"),
+        ("mozilla@20230311", "mozilla", "20230311", "20230311"),
+    ])
+    func aVersionOrRangeIsRead(_ text: String, _ platform: String, _ low: String, _ high: String) throws {
+        let selector = try PlatformSelector(parsing: text)
+
+        #expect(selector.platform == platform)
+        #expect(selector.versions?.lowerBound.description == low)
+        #expect(selector.versions?.upperBound.description == high)
+    }
+
+    @Test func aBareNameMeansEveryVersion() throws {
+        #expect(try PlatformSelector(parsing: "ios").versions == nil)
+    }
+
+    @Test func versionsCompareNumberByNumberNotAsText() throws {
+        let range = try #require(try PlatformSelector(parsing: "macos@10.14-11").versions)
+
+        #expect(range.contains(try #require(PlatformVersion("10.15"))))
+        #expect(!range.contains(try #require(PlatformVersion("10.9"))))
+        #expect(!range.contains(try #require(PlatformVersion("12"))))
+    }
+
+    @Test(arguments: [
+        ("windows@10", "unknown platform \"windows\""),
+        ("Android@24", "unknown platform \"Android\""),
+        ("android@", "a version is dotted numbers"),
+        ("android@24-", "a version is dotted numbers"),
+        ("android@2.4.x", "a version is dotted numbers"),
+        ("android@1.2.3.4.5", "a version is dotted numbers"),
+        ("android@99999999999999999999", "a version is dotted numbers"),
+        ("android@36-21", "the range runs backwards; write android@21-36"),
+    ])
+    func aMalformedSelectorIsRefusedWithItsReason(_ text: String, _ reason: String) {
+        #expect {
+            try PlatformSelector(parsing: text)
+        } throws: { error in
+            (error as? StoreSnapshotError)?.description.contains(reason) == true
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `pinctl stores` and `stores diff` on snapshots that scripts/build-stores.sh builds from small git histories laid out
+/// as AOSP's system/ca-certificates and Apple's security_certificates are, holding the fixture roots of certs/.
+@Suite struct StoresCommandTests {
+    /// Two AOSP releases (API 24 without the Other Test root, API 25 with it) and two Apple trust stores (iOS 17 and
+    /// macOS 14 with both roots; iOS 18 and macOS 15 with the pinctl Test root moved to certificates/removed), with
+    /// fixed commit dates, built into `stores/`.
+    static let histories = """
+        set -e
+        export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@pinning.test GIT_COMMITTER_NAME=test \
+        GIT_COMMITTER_EMAIL=test@pinning.test
+        C='\(Certs.directory)'
+        commit() { git add -A && GIT_COMMITTER_DATE="$1T12:00:00Z" git commit -qm "$2" && git tag "$3"; }
+        plist() { printf '<plist><dict><key>VersionNumber</key>\\n\\t<integer>%s</integer></dict></plist>\\n' "$1"; }
+        git -c init.defaultBranch=main init -q aosp && cd aosp && mkdir files
+        cp "$C/root-ca.pem" files/1a2b3c4d.0
+        commit 2016-08-01 'CA certificates' android-7.0.0_r1
+        cp "$C/other-root-ca.pem" files/5e6f7a8b.0
+        commit 2016-12-05 'Add Other Test Root CA' android-7.1.1_r1
+        cd .. && git -c init.defaultBranch=main init -q apple && cd apple
+        mkdir -p certificates/roots certificates/removed config
+        cp "$C/root-ca.der" certificates/roots/ROOT.cer && cp "$C/other-root-ca.pem" certificates/roots/OTHER.cer
+        plist 2023071300 > config/AssetVersion.plist
+        commit 2023-09-18 'trust store 2023071300' security_certificates-55291
+        git mv certificates/roots/ROOT.cer certificates/removed/ROOT.cer
+        plist 2024051500 > config/AssetVersion.plist
+        commit 2024-09-16 'trust store 2024051500' security_certificates-55313.0.8
+        cd .. && '\(Certs.root)/scripts/build-stores.sh' --out stores --aosp aosp --apple apple --mozilla none
+        """
+
+    /// Runs `body` with a directory holding the built `stores/`.
+    func withStores(_ body: (TemporaryDirectory) throws -> Void) throws {
+        try TemporaryDirectory.with { directory in
+            let built = try ShellPipeline.output(Self.histories, in: directory.path)
+            #expect(built.hasSuffix("roots: 2 in stores/roots"), "\(built)")
+            try body(directory)
+        }
+    }
+
+    func stores(_ arguments: [String], in directory: TemporaryDirectory) throws -> PinctlProcess.Result {
+        try PinctlProcess.run(["stores"] + arguments + ["--stores", "stores"], in: directory.path)
+    }
+
+    static let testRoot = "\(Certs.spkiPin(of: "root-ca.pem"))  CN=pinctl Test Root CA,O=pinctl Test"
+    static let otherRoot = "\(Certs.spkiPin(of: "other-root-ca.pem"))  CN=Other Test Root CA,O=Other Test"
+
+    @Test func listsEveryVersionWithItsSnapshotDateAndRootCount() throws {
+        try withStores { directory in
+            let result = try stores([], in: directory)
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == """
+                snapshot    date        roots  label
+                android@24  2016-08-01      1  Android 7.0 (API 24)
+                android@25  2016-12-05      2  Android 7.1.1 (API 25)
+                ios@17      2023-07-13      2  iOS 17
+                ios@18      2024-05-15      1  iOS 18
+                macos@14    2023-07-13      2  macOS 14
+                macos@15    2024-05-15      1  macOS 15
+
+                """)
+        }
+    }
+
+    @Test func aRootAddedAtAPI25IsAbsentAtAPI24AndPresentFromAPI25() throws {
+        try withStores { directory in
+            let result = try stores(["diff", "android@24", "android@25"], in: directory)
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == """
+                in android@24 (Android 7.0 (API 24), 2016-08-01), not in android@25: 0 roots
+                in android@25 (Android 7.1.1 (API 25), 2016-12-05), not in android@24: 1 root
+                  \(Self.otherRoot)
+
+                """)
+        }
+    }
+
+    @Test func aRootAppleMovedToRemovedIsAbsentFromTheNextTrustStore() throws {
+        try withStores { directory in
+            let result = try stores(["diff", "ios@17", "ios@18"], in: directory)
+            let across = try stores(["diff", "macos@15", "android@24"], in: directory)
+
+            #expect(result.stdout == """
+                in ios@17 (iOS 17, 2023-07-13), not in ios@18: 1 root
+                  \(Self.testRoot)
+                in ios@18 (iOS 18, 2024-05-15), not in ios@17: 0 roots
+
+                """, "\(result)")
+            #expect(across.stdout == """
+                in macos@15 (macOS 15, 2024-05-15), not in android@24: 1 root
+                  \(Self.otherRoot)
+                in android@24 (Android 7.0 (API 24), 2016-08-01), not in macos@15: 1 root
+                  \(Self.testRoot)
+
+                """, "\(across)")
+        }
+    }
+
+    @Test func theVerboseListNamesTheSourceCommitAndTag() throws {
+        try withStores { directory in
+            let result = try stores(["list", "ios@17", "--verbose"], in: directory)
+            let commit = try ShellPipeline.output("git -C apple rev-parse security_certificates-55291^{commit}",
+                                                  in: directory.path)
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == """
+                snapshot  date        roots  label
+                ios@17    2023-07-13      2  iOS 17
+                          source security_certificates \(commit) (trust store 2023071300, security_certificates-55291)
+
+                """)
+        }
+    }
+
+    @Test(arguments: [
+        (["diff", "android@23", "android@25"],
+         "android has no snapshot of version 23 (in \"android@23\"); the snapshots in stores have 24, 25"),
+        (["diff", "android@24", "windows@10"], "unknown platform \"windows\" in \"windows@10\""),
+        (["diff", "android@24-25", "ios@17"], "stores diff compares two versions: name one version on each side"),
+        (["list", "ios@16-18"], "ios has no snapshot of version 16"),
+    ])
+    func aVersionOrPlatformWithoutSnapshotIsAnInputErrorNamingWhatThereIs(_ arguments: [String], _ reason: String)
+        throws {
+        try withStores { directory in
+            let result = try stores(arguments, in: directory)
+
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains(reason), "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+        }
+    }
+
+    @Test func theDirectoryComesFromPINCTL_STORESWhenNoOptionNamesIt() throws {
+        try withStores { directory in
+            let result = try PinctlProcess.run(["stores", "macos@14"], in: directory.path,
+                                               environment: ["PINCTL_STORES": directory.path("stores")])
+            let none = try PinctlProcess.run(["stores"], in: directory.path, environment: ["PINCTL_STORES": ""])
+
+            #expect(result.stdout == """
+                snapshot  date        roots  label
+                macos@14  2023-07-13      2  macOS 14
+
+                """, "\(result)")
+            #expect(none.status == 2, "\(none)")
+            #expect(none.stderr.contains("no store snapshots: pass --stores DIR or set PINCTL_STORES"), "\(none)")
+        }
+    }
+
+    @Test func aMalformedMembershipFileIsRefusedAtItsLine() throws {
+        try withStores { directory in
+            let path = directory.path("stores/ios.txt")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try (text + "root ../../etc/passwd\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+
+            let result = try stores(["ios@18"], in: directory)
+
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("stores/ios.txt:\(lines): root id \"../../etc/passwd\" is not a SHA-256 "
+                + "in hex"), "\(result)")
+        }
+    }
+
+    /// Only a command that asks for a platform reads the snapshots: a broken PINCTL_STORES changes nothing else.
+    @Test func commandsThatNameNoPlatformDoNotReadTheSnapshots() throws {
+        let result = try PinctlProcess.run(
+            ["verify", "--chain", "leaf-chain.pem", "--ca-file", "root-ca.pem", "--host", "pinning.test",
+             "--at", TestTime.nowText], environment: ["PINCTL_STORES": "/nonexistent/stores"])
+
+        #expect(result.status == 0, "\(result)")
+    }
+}
