@@ -31,7 +31,8 @@ import TestSupport
         }
     }
 
-    /// The file's comments and Android lint's `tools:` attributes (with the root's `xmlns:tools`) are written back at
+    /// The file's comments, Android lint's `tools:` attributes (with the root's `xmlns:tools`) and the elements Android
+    /// skips (TrustKit-Android's `<trustkit-config>`, which that library reads from this file) are written back at
     /// their places, and an export of the export is the same file: they were dropped without a word (#19).
     @Test func commentsAndToolsAttributesAreWrittenBack() throws {
         try TemporaryDirectory.with { directory in
@@ -50,6 +51,7 @@ import TestSupport
                         <trust-anchors>
                             <certificates src="system" tools:ignore="Y"/><!-- the store -->
                         </trust-anchors>
+                        <trustkit-config enforcePinning="true" disableDefaultReportUri="true"/>
                     </domain-config>
                     <debug-overrides tools:ignore="Z">
                         <!-- debug -->
@@ -76,6 +78,7 @@ import TestSupport
                       <!-- unpadded -->
                       <pin digest="SHA-256">oR0YS+nlcdJKCYSrvB9MfmDkX/JEKCYJEUNWHKs89zc</pin>
                     </pin-set>
+                    <trustkit-config enforcePinning="true" disableDefaultReportUri="true"/>
                   </domain-config>
                   <debug-overrides tools:ignore="Z">
                     <!-- debug -->

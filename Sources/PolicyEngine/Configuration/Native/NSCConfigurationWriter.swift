@@ -6,11 +6,11 @@ import XMLTree
 /// domain-configs, every trust anchor (`system`, `user`, `wfa`, `@raw/…`, none) with its overridePins, the pin-sets
 /// with their expiration and each pin's text as the file wrote it, `cleartextTrafficPermitted` and `hstsEnforced`
 /// where the file set them, and `debug-overrides` as written (a release build never reads it, so it travels as text).
-/// The file's comments and the attributes Android does not read (`tools:ignore`, with the root's `xmlns:tools`) are
-/// written at their places (`NSCMarkup`); a comment whose place is gone is written at the end of its element.
+/// The file's comments, the elements Android skips (TrustKit-Android's `<trustkit-config>`) and the attributes
+/// Android does not read (`tools:ignore`, with the root's `xmlns:tools`) are written at their places (`NSCMarkup`);
+/// what stood before a place that is gone is written at the end of its element, so nothing is lost.
 ///
-/// Reading the result gives the same configuration back. What the reader does not keep cannot be written: the
-/// elements Android skips (`--verbose` names those at import).
+/// Reading the result gives the same configuration back.
 public enum NSCConfigurationWriter {
     /// The complete `network_security_config.xml` of `config`.
     public static func write(_ config: NetworkSecurityConfig) throws(ExportError) -> [UInt8] {
@@ -44,8 +44,11 @@ public enum NSCConfigurationWriter {
         do {
             // An export of an export says once that pinctl wrote it.
             let header = " Written by pinctl config export. "
-            return try XMLDocumentWriter.configuration(document, comments: [header]
-                + (config.markup.comments["self"] ?? []).filter { $0 != header })
+            let comments = (config.markup.items["self"] ?? []).compactMap { item -> String? in
+                if case .comment(let text) = item, text != header { return text }
+                return nil
+            }
+            return try XMLDocumentWriter.configuration(document, comments: [header] + comments)
         } catch {
             throw ExportError("\(error.description): correct the value in the configuration")
         }
@@ -96,7 +99,7 @@ public enum NSCConfigurationWriter {
     }
 
     /// An element kept as written, with the comments before each child and after the last.
-    private static func element(_ written: NetworkSecurityConfig.WrittenElement) -> XMLOutputElement {
+    static func element(_ written: NetworkSecurityConfig.WrittenElement) -> XMLOutputElement {
         var children: [XMLOutputElement.Child] = written.text.isEmpty ? [] : [.text(written.text)]
         for child in written.children {
             children += child.leadingComments.map { .comment($0) } + [.element(element(child))]
@@ -130,24 +133,31 @@ public enum NSCConfigurationWriter {
         }
 
         private mutating func take(_ key: String, _ element: XMLOutputElement) -> [XMLOutputElement.Child] {
-            let comments = markup.comments.removeValue(forKey: key) ?? []
+            let before = markup.items.removeValue(forKey: key) ?? []
             let extra = markup.attributes.removeValue(forKey: key) ?? []
-            return comments.map { .comment($0) }
+            return before.map(Self.child)
                 + [.element(XMLOutputElement(element.name, attributes: element.attributes + extra,
                                              children: element.children))]
         }
 
         func attributes(_ key: String) -> [(name: String, value: String)] { markup.attributes[key] ?? [] }
 
-        /// The comments under this prefix no child took (those closing the element among them), in key order.
+        /// What stood before places under this prefix that no child took, then what closes the element.
         mutating func rest() -> [XMLOutputElement.Child] {
             let end = prefix + "end"
-            let keys = markup.comments.keys.filter {
+            let keys = markup.items.keys.filter {
                 $0.hasPrefix(prefix) && $0 != end && $0 != "self" && !$0.dropFirst(prefix.count).contains("/")
             }.sorted()
-            var left: [String] = []
-            for key in keys + [end] { left += markup.comments.removeValue(forKey: key) ?? [] }
-            return left.map { .comment($0) }
+            var left: [NSCMarkup.Item] = []
+            for key in keys + [end] { left += markup.items.removeValue(forKey: key) ?? [] }
+            return left.map(Self.child)
+        }
+
+        private static func child(_ item: NSCMarkup.Item) -> XMLOutputElement.Child {
+            switch item {
+            case .comment(let text): .comment(text)
+            case .element(let written): .element(NSCConfigurationWriter.element(written))
+            }
         }
     }
 }

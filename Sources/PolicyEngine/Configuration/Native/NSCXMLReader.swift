@@ -38,7 +38,7 @@ public enum NSCXMLReader {
         return NetworkSecurityConfig(base: document.base, domainConfigs: document.domainConfigs,
                                      debugAnchors: debugAnchors, debugOverrides: debugOverrides, path: path,
                                      notes: notes, warnings: reader.warnings,
-                                     markup: NSCMarkupReader.rootMarkup(of: root))
+                                     markup: NSCMarkupReader.rootMarkup(of: root, path: path))
     }
 
     private static func element(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> XMLElement {
@@ -77,6 +77,11 @@ public enum NSCXMLReader {
         /// What makes the config protect less than its author meant: said with every verdict on the app.
         var warnings: [String] = []
 
+        /// `XmlUtils.skipCurrentTag`: an element Android does not read, skipped with all it holds.
+        mutating func skip(_ element: XMLElement) {
+            notes.append("\(path):\(element.line): <\(element.name)> is not an element Android reads: skipped")
+        }
+
         /// Whether prefixed attributes and elements (`tools:ignore`) are kept as written: in the file itself, whose
         /// root's namespace declarations an export writes too; not from the `_debug` companion, whose are not.
         let keepsPrefixed: Bool
@@ -112,7 +117,7 @@ public enum NSCXMLReader {
                     try debugOverrides(child, into: &document)
                 default:
                     // XmlUtils.skipCurrentTag: unknown elements are skipped with all they hold.
-                    notes.append("\(path):\(child.line): <\(child.name)> is not an element Android reads: skipped")
+                    skip(child)
                     continue
                 }
             }
@@ -143,14 +148,7 @@ public enum NSCXMLReader {
 
         /// The element as written, comments included, for an export to carry whatever the build reads of it.
         func written(_ element: XMLElement) -> NetworkSecurityConfig.WrittenElement {
-            NetworkSecurityConfig.WrittenElement(
-                name: element.name,
-                attributes: element.attributes.filter { keepsPrefixed || !$0.name.contains(":") }
-                    .map { ($0.name, $0.value) },
-                text: element.text.unicodeScalars.allSatisfy(\.isBlankOrNewline) ? "" : element.text,
-                children: element.children.filter { keepsPrefixed || !$0.name.contains(":") }.map(written),
-                location: "\(path):\(element.line)", leadingComments: element.leadingComments,
-                trailingComments: element.trailingComments)
+            NSCMarkupReader.written(element, path: path, keepsPrefixed: keepsPrefixed)
         }
 
         enum Kind: CustomStringConvertible {
@@ -190,7 +188,7 @@ public enum NSCXMLReader {
                     guard kind == .domain else { throw error(child, "Nested domain-config not allowed in \(kind)") }
                     children.append(try config(child, kind: .domain))
                 default:
-                    continue
+                    skip(child)
                 }
             }
             if kind == .domain, domains.isEmpty { throw error(element, "No domain elements in domain-config") }
@@ -204,7 +202,7 @@ public enum NSCXMLReader {
                 domains: domains, trustAnchors: anchors, pinSet: pinSet, children: children,
                 cleartextTrafficPermitted: flag("cleartextTrafficPermitted", fallback: true),
                 hstsEnforced: flag("hstsEnforced", fallback: false), location: "\(path):\(element.line)",
-                markup: kind == .debug ? NSCMarkup() : NSCMarkupReader.markup(of: element))
+                markup: kind == .debug ? NSCMarkup() : NSCMarkupReader.markup(of: element, path: path))
         }
 
         /// `parser.getText().trim().toLowerCase(Locale.US)`; a name given twice anywhere in the file is refused,
@@ -229,10 +227,11 @@ public enum NSCXMLReader {
         }
 
         /// `parseTrustAnchors`: its `<certificates>` in order; other children are skipped.
-        func trustAnchors(_ element: XMLElement, defaultOverridePins: Bool) throws(ConfigurationError)
+        mutating func trustAnchors(_ element: XMLElement, defaultOverridePins: Bool) throws(ConfigurationError)
             -> [NetworkSecurityConfig.CertificatesSource]
         {
             var sources: [NetworkSecurityConfig.CertificatesSource] = []
+            for child in element.children where child.name != "certificates" { skip(child) }
             for child in element.children where child.name == "certificates" {
                 guard let source = child.attribute("src")?.value else {
                     throw error(child, "certificates element missing src attribute")
@@ -286,7 +285,7 @@ public enum NSCXMLReader {
         }
 
         /// `parsePinSet`: the expiration, then each `<pin>`; other children are skipped; duplicates collapse.
-        func pinSet(_ element: XMLElement) throws(ConfigurationError) -> NetworkSecurityConfig.PinSet {
+        mutating func pinSet(_ element: XMLElement) throws(ConfigurationError) -> NetworkSecurityConfig.PinSet {
             var expiration: Date?
             if let text = element.attribute("expiration")?.value {
                 guard let date = NSCValueDecoding.expirationDate(text) else {
@@ -296,6 +295,7 @@ public enum NSCXMLReader {
             }
             var pins: [PublicKeyPin] = []
             var texts: [String] = []
+            for child in element.children where child.name != "pin" { skip(child) }
             for child in element.children where child.name == "pin" {
                 let pin = try self.pin(child)
                 if !pins.contains(pin) {
