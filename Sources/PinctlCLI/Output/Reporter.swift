@@ -131,6 +131,7 @@ final class Reporter: @unchecked Sendable {
         var lines = headerLines(report)
         lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
         lines += verdictLines(report)
+        lines += PathReport(evaluation: evaluation).lines(verbose: output.verbose).map { "  " + Terminal.safe($0) }
         return lines.joined(separator: "\n")
     }
 
