@@ -116,6 +116,31 @@ import TestSupport
         #expect(!result.stdout.contains("path:"), "\(result)")
     }
 
+    @Test func everyAppOfAPolicyFileNamesThePathItTook() throws {
+        try TemporaryDirectory.with { directory in
+            let file = try directory.write("pinctl.yaml", text: """
+                version: 1
+                anchors: { ca-files: [\(Certs.path("paths/root-a.pem"))] }
+                apps:
+                  - name: ios
+                    library: afnetworking
+                    hosts: [paths.test]
+                    policy: { mode: publickey, pins: [\(Certs.path("paths/root-a.pem"))] }
+                  - name: android
+                    library: afnetworking
+                    hosts: [paths.test]
+                    policy: { mode: none }
+                """)
+            let result = try PinctlProcess.run(["verify", "--config", file, "--chain", "paths/cross-signed-chain.pem",
+                                                "--host", "paths.test", "--at", TestTime.nowText, "--verbose"])
+            #expect(result.status == 0, "\(result)")
+            for app in ["ios", "android"] {
+                #expect(result.stdout.contains("  \(app): path: #0 → #2 → #3, after 1 path refused"), "\(result)")
+                #expect(result.stdout.contains("  \(app): refused path #0 → #1: at depth 1"), "\(result)")
+            }
+        }
+    }
+
     @Test func liveServerSendingTheDeadEndFirstIsTrustedThroughTheOtherPath() throws {
         let server = try TLSTestServer(
             chainPEM: [Certs.path("paths/cross-signed-chain.pem")], keyPath: Certs.path("paths/leaf.key"))
