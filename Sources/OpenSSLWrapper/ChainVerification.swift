@@ -66,6 +66,17 @@ public struct VerificationFailure: Sendable, Equatable {
     public var isSettingFailure: Bool { certificate == nil && subject == nil }
 }
 
+/// A path tried and refused: the chain as far as OpenSSL got, and why it failed.
+public struct RefusedPath: Sendable {
+    public let chain: [X509Certificate]
+    public let failure: VerificationFailure
+
+    public init(chain: [X509Certificate], failure: VerificationFailure) {
+        self.chain = chain
+        self.failure = failure
+    }
+}
+
 /// The chain OpenSSL built, leaf first, and its first failure, if any.
 public struct ChainVerification: Sendable {
     /// As far as OpenSSL got: complete to an anchor when `failure` is nil. Trust store entries that cannot be read
@@ -77,12 +88,20 @@ public struct ChainVerification: Sendable {
     /// The trust anchor that ends `chain`: its last certificate when it came from the store, nil when the chain stops
     /// short of one.
     public let anchor: X509Certificate?
+    /// The other paths tried and refused, in the order tried (DESIGN §12). When `chain` verified and this is not
+    /// empty, `chain` is not the path OpenSSL built: that one comes first here. When `failure` is set, `chain` is
+    /// OpenSSL's path and these are the others that failed too.
+    public let refusedPaths: [RefusedPath]
 
-    public init(chain: [X509Certificate], failure: VerificationFailure?, warnings: [String], anchor: X509Certificate?) {
+    public init(
+        chain: [X509Certificate], failure: VerificationFailure?, warnings: [String], anchor: X509Certificate?,
+        refusedPaths: [RefusedPath] = []
+    ) {
         self.chain = chain
         self.failure = failure
         self.warnings = warnings
         self.anchor = anchor
+        self.refusedPaths = refusedPaths
     }
 
     public var isValid: Bool { failure == nil }

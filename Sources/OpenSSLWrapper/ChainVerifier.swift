@@ -4,30 +4,41 @@ import FoundationEssentials
 /// One `X509_STORE_CTX` run with the settings of DESIGN §2, and the checks Apple makes that OpenSSL 3.0 does not.
 public enum ChainVerifier {
     /// Builds and verifies a chain from `leaf`, with `untrusted` as candidate intermediates and `store` as anchors.
+    /// When the path OpenSSL builds fails, the other paths the candidates allow are tried (`PathBacktracking`).
     public static func verify(
         leaf: X509Certificate,
         untrusted: [X509Certificate],
         store: TrustStore,
         options: VerificationOptions
     ) -> ChainVerification {
+        let first = run(leaf: leaf, untrusted: untrusted, store: store, onlyAnchor: nil, options: options)
+        guard first.failure != nil else { return first }
+        return backtrack(from: first, leaf: leaf, untrusted: untrusted, store: store, options: options)
+    }
+
+    /// One `X509_STORE_CTX` run. With `onlyAnchor`, that store certificate is the only one OpenSSL may look up (an
+    /// untrusted set holding exactly one path's intermediates then leaves it no other path to build).
+    static func run(
+        leaf: X509Certificate, untrusted: [X509Certificate], store: TrustStore, onlyAnchor: X509Certificate?,
+        options: VerificationOptions
+    ) -> ChainVerification {
         OpenSSLError.clearQueue()
+        let stack = borrowingStack(untrusted)
+        // sk_X509_push does not up-ref: the stacks only borrow, so they are freed without freeing their certificates.
+        defer { COpenSSLShim_sk_X509_free(stack) }
+        let trusted = onlyAnchor.map { borrowingStack([$0]) }
+        // set0_trusted_stack does not take the stack: it is freed here, after the context (deferred below) is.
+        defer { if let trusted { COpenSSLShim_sk_X509_free(trusted) } }
         guard let ctx = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new: out of memory") }
         defer { X509_STORE_CTX_free(ctx) }
-        guard let stack = COpenSSLShim_sk_X509_new_null() else { fatalError("sk_X509_new_null: out of memory") }
-        // sk_X509_push does not up-ref: the stack only borrows, so it is freed without freeing its certificates.
-        defer { COpenSSLShim_sk_X509_free(stack) }
-        for certificate in untrusted {
-            guard COpenSSLShim_sk_X509_push(stack, certificate.pointer) > 0 else {
-                fatalError("sk_X509_push: out of memory")
-            }
-        }
 
         let recorder = FailureRecorder(checksAnchorValidity: options.checksAnchorValidity)
-        let known = [leaf] + untrusted
+        let known = [leaf] + untrusted + (onlyAnchor.map { [$0] } ?? [])
         return withExtendedLifetime((known, store, recorder)) {
             guard X509_STORE_CTX_init(ctx, store.pointer, leaf.pointer, stack) == 1 else {
                 fatalError("X509_STORE_CTX_init: \(OpenSSLError.drain("init"))")
             }
+            if let trusted { X509_STORE_CTX_set0_trusted_stack(ctx, trusted) }
             // get0: the parameters belong to the context.
             guard let param = X509_STORE_CTX_get0_param(ctx) else { fatalError("X509_STORE_CTX_get0_param: nil") }
             if let refused = VerificationSettings.apply(options, to: param) {
@@ -58,6 +69,17 @@ public enum ChainVerifier {
             let endsAtAnchor = built.count > Int(X509_STORE_CTX_get_num_untrusted(ctx))
             return readBack(built, failure: recorder.first, known: known, origin: store.origin, endsAtAnchor: endsAtAnchor)
         }
+    }
+
+    /// A stack that borrows the certificates (`sk_X509_push` takes no reference): free it with `sk_X509_free`.
+    private static func borrowingStack(_ certificates: [X509Certificate]) -> OpaquePointer {
+        guard let stack = COpenSSLShim_sk_X509_new_null() else { fatalError("sk_X509_new_null: out of memory") }
+        for certificate in certificates {
+            guard COpenSSLShim_sk_X509_push(stack, certificate.pointer) > 0 else {
+                fatalError("sk_X509_push: out of memory")
+            }
+        }
+        return stack
     }
 
     /// What is checked on the leaf before OpenSSL runs: its key type (OpenSSL checks the leaf's key size first too)

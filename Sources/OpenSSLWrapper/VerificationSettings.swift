@@ -24,6 +24,12 @@ enum VerificationSettings {
             return "OpenSSL refused the verification flags (X509_STRICT, PARTIAL_CHAIN): nothing was verified"
         }
         X509_VERIFY_PARAM_set_auth_level(param, authenticationLevel)
+        // An anchor's trust settings (a `TRUSTED CERTIFICATE` block) are read for TLS servers. OpenSSL's default
+        // asks for anyExtendedKeyUsage, so a root trusted for serverAuth alone was rejected (error 28); one trusted
+        // for other uses only, or rejecting serverAuth, still is. Anchors without trust settings are unaffected.
+        guard X509_VERIFY_PARAM_set_trust(param, X509_TRUST_SSL_SERVER) == 1 else {
+            return "OpenSSL refused the trust setting (SSL server): nothing was verified"
+        }
         X509_VERIFY_PARAM_set_hostflags(param, hostFlags)
         guard let time = ValidationTime.timeT(options.time) else {
             return "the evaluation time (\(options.time.timeIntervalSince1970) seconds since 1970) is outside the "

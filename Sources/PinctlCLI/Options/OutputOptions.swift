@@ -13,6 +13,9 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only errors and rejections (on stderr).")
     var quiet = false
 
+    @Flag(help: "Also list the certificate paths tried and refused, and why (text output).")
+    var verbose = false
+
     func validate() throws {
         // JUnit is written with libxml2, opened only now: a missing library is said before any work, not after it.
         guard format == .junit else { return }

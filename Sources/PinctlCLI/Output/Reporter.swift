@@ -64,6 +64,11 @@ final class Reporter: @unchecked Sendable {
             lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
                                 at: widest.evaluation.time)
             lines += AppTable(reports: reports).lines
+            for report in reports {
+                let name = report.app?.name ?? report.target
+                lines += PathReport(evaluation: report.evaluation).lines(verbose: output.verbose)
+                    .map { "  " + Terminal.safe("\(name): \($0)") }
+            }
             print(lines.joined(separator: "\n"))
             for report in reports {
                 for warning in report.warnings { Terminal.warning("\(report.app?.name ?? report.target): \(warning)") }
@@ -131,6 +136,7 @@ final class Reporter: @unchecked Sendable {
         var lines = headerLines(report)
         lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
         lines += verdictLines(report)
+        lines += PathReport(evaluation: evaluation).lines(verbose: output.verbose).map { "  " + Terminal.safe($0) }
         return lines.joined(separator: "\n")
     }
 

@@ -72,6 +72,7 @@ extension TargetReport {
         members.append(("chain", .array(evaluation.chain.enumerated().map { index, certificate in
             CertificateDescription(certificate, at: evaluation.time).json(presented: index < evaluation.presentedCount)
         })))
+        members += PathReport(evaluation: evaluation).jsonMembers
         members.append(("warnings", .array(warnings.map { .string($0) })))
         return .object(members)
     }

@@ -34,6 +34,8 @@ public struct ChainValidation: Sendable {
     public let anchorSources: [Int]
     /// What the run met that a person should know (unreadable store entries).
     public let warnings: [String]
+    /// The other paths tried and refused, in order (DESIGN §12); OpenSSL's own first when `chain` is another.
+    public var refusedPaths: [RefusedPath] = []
 
     public var isValid: Bool { failure == nil }
 }
@@ -84,7 +86,7 @@ public final class ChainOracle: @unchecked Sendable {
         let validation = ChainValidation(
             anchors: anchors, anchorsDescription: store.origin, chain: result.chain, failure: result.failure,
             anchor: result.anchor, anchorSources: result.anchor.map { sources(holding: $0, in: anchors) } ?? [],
-            warnings: result.warnings)
+            warnings: result.warnings, refusedPaths: result.refusedPaths)
         validations[request] = validation
         requests.append(validation)
         return validation

@@ -30,6 +30,9 @@ public struct Evaluation: Sendable {
     public let warnings: [String]
     /// A revocation check the policy's library asks for (Alamofire's revocation evaluator); nil for none.
     public var revocationRequest: RevocationRequest? = nil
+    /// The paths the deciding validation tried and refused (DESIGN §12): when the chain is trusted and this is not
+    /// empty, `builtChain` is a path OpenSSL did not build first.
+    public var refusedPaths: [RefusedPath] = []
 
     public var isTrusted: Bool {
         if case .trusted = verdict { return true }
@@ -105,7 +108,7 @@ public struct PolicyEvaluator: Sendable {
         }
         return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
                           builtChain: builtChain, time: context.time, warnings: warnings,
-                          revocationRequest: outcome.revocation)
+                          revocationRequest: outcome.revocation, refusedPaths: outcome.validation?.refusedPaths ?? [])
     }
 
     /// Every pin in today's chain leaves nothing for the next one: said with the events that then break the policy,

@@ -13,7 +13,7 @@ public enum RevocationCheck {
         let verdict = outcome.map { Verdict.rejected(Rejection($0)) } ?? evaluation.verdict
         return Evaluation(verdict: verdict, chain: evaluation.chain, presentedCount: evaluation.presentedCount,
                           builtChain: evaluation.builtChain, time: evaluation.time, warnings: warnings,
-                          revocationRequest: evaluation.revocationRequest)
+                          revocationRequest: evaluation.revocationRequest, refusedPaths: evaluation.refusedPaths)
     }
 
     /// The first reason to reject, or nil; what is only doubtful goes into `warnings`.

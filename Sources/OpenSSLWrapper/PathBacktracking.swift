@@ -1,0 +1,90 @@
+internal import COpenSSL
+import FoundationEssentials
+
+/// What Apple's SecTrust and Android's TrustManagerImpl do and OpenSSL 3.0 does not: when the path OpenSSL built
+/// fails, try the other paths the candidate issuers allow, most preferred first, and take the first that verifies
+/// (DESIGN §12). OpenSSL builds one path and gives up; it picks among issuers by name, key identifier and time only,
+/// so a dead end, a weak or constrained cross-sign, or an issuer with a borrowed key identifier ends the evaluation.
+enum PathBacktracking {
+    /// At most this many other paths are verified: a server can send many cross-signs, each a fork.
+    static let maximumPaths = 64
+    /// At most this many certificates in a path, leaf and anchor included (Apple and conscrypt stop far sooner than
+    /// OpenSSL's 100; real chains have three to five).
+    static let maximumLength = 10
+    /// At most this many issuer lookups in one search, and at most this long: the count bounds the work on an
+    /// adversarial chain, the deadline a slow store (a hashed directory on a network file system).
+    static let maximumLookups = 1024
+    static let deadline: Duration = .seconds(2)
+
+    /// Failures no other path can mend: they are about the leaf alone, or the evaluation's settings.
+    static func isWorthTrying(after failure: VerificationFailure) -> Bool {
+        if failure.isSettingFailure { return false }
+        let aboutTheName = [X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH, X509_V_ERR_EMAIL_MISMATCH]
+        if aboutTheName.contains(failure.code) { return false }
+        let aboutTheLeaf = [X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_INVALID_PURPOSE,
+                            KeyPolicy.leafKeyCode]
+        return !(failure.depth == 0 && aboutTheLeaf.contains(failure.code))
+    }
+
+    /// Every path from `leaf` to an anchor through `lookup`'s candidates, depth first in preference order, handed to
+    /// `body` until it returns true or a bound is reached. A path never holds one subject and key twice (a loop).
+    static func forEachPath(
+        from leaf: X509Certificate, lookup: IssuerLookup, _ body: ([X509Certificate]) -> Bool
+    ) {
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        var lookups = 0
+        var paths = 0
+        // Returns true to stop the whole search.
+        func extend(_ path: [X509Certificate]) -> Bool {
+            guard lookups < maximumLookups, clock.now < end, let top = path.last else { return true }
+            lookups += 1
+            for candidate in lookup.issuers(of: top) {
+                let issuer = candidate.certificate
+                if path.contains(where: { $0.subject == issuer.subject && $0.spkiDER == issuer.spkiDER }) { continue }
+                if candidate.isAnchor {
+                    paths += 1
+                    if body(path + [issuer]) || paths >= maximumPaths { return true }
+                } else if path.count + 1 < maximumLength, extend(path + [issuer]) {
+                    return true
+                }
+            }
+            return false
+        }
+        _ = extend([leaf])
+    }
+}
+
+extension ChainVerifier {
+    /// After OpenSSL's own path failed (`first`): the first other path that verifies, with the paths refused before
+    /// it; or `first` again, with the other paths tried, when none does.
+    static func backtrack(
+        from first: ChainVerification, leaf: X509Certificate, untrusted: [X509Certificate], store: TrustStore,
+        options: VerificationOptions
+    ) -> ChainVerification {
+        guard let failure = first.failure, PathBacktracking.isWorthTrying(after: failure),
+              let lookup = IssuerLookup(store: store, untrusted: untrusted, time: options.time) else { return first }
+        var tried: Set<[[UInt8]]> = [first.chain.map(\.sha256Fingerprint)]
+        var refused: [RefusedPath] = []
+        var warnings = first.warnings
+        var verified: ChainVerification?
+        PathBacktracking.forEachPath(from: leaf, lookup: lookup) { path in
+            guard tried.insert(path.map(\.sha256Fingerprint)).inserted, let anchor = path.last else { return false }
+            let result = run(leaf: leaf, untrusted: Array(path.dropFirst().dropLast()), store: store,
+                             onlyAnchor: anchor, options: options)
+            warnings += result.warnings.filter { !warnings.contains($0) }
+            guard let failure = result.failure else {
+                verified = result
+                return true
+            }
+            refused.append(RefusedPath(chain: result.chain, failure: failure))
+            return false
+        }
+        guard let verified else {
+            return ChainVerification(chain: first.chain, failure: first.failure, warnings: warnings,
+                                     anchor: first.anchor, refusedPaths: refused)
+        }
+        return ChainVerification(chain: verified.chain, failure: nil, warnings: warnings, anchor: verified.anchor,
+                                 refusedPaths: [RefusedPath(chain: first.chain, failure: failure)] + refused)
+    }
+}
