@@ -77,6 +77,13 @@ keyUsage               = critical, keyCertSign, cRLSign
 subjectKeyIdentifier   = hash
 authorityKeyIdentifier = keyid:always
 
+[ intermediate_email ]
+basicConstraints       = critical, CA:TRUE, pathlen:0
+keyUsage               = critical, keyCertSign, cRLSign
+extendedKeyUsage       = emailProtection
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+
 [ leaf ]
 basicConstraints       = critical, CA:FALSE
 keyUsage               = critical, digitalSignature
@@ -116,6 +123,8 @@ cp "$KEYS/intermediate.key" "$KEYS/intermediate-by-a.key"
 sign intermediate-by-b intermediate root-b intermediate sha256 "$O/CN=Paths Intermediate CA"
 sign intermediate-by-a intermediate root-a intermediate sha256 "$O/CN=Paths Intermediate CA"
 sign intermediate-by-b-sha1 intermediate root-b intermediate sha1 "$O/CN=Paths Intermediate CA"
+# The same name and key by Root A once more, for e-mail only (bettertls's EKU cases): the other path goes through it.
+sign intermediate-email-by-a intermediate root-a intermediate_email sha256 "$O/CN=Paths Intermediate CA"
 gen_ec leaf; sign leaf leaf intermediate-by-a leaf sha256 "/CN=paths.test"
 
 # Two issuers named alike whose key identifier is the same, one with the wrong key (a borrowed SKI).
@@ -137,6 +146,7 @@ run openssl x509 -in "$OUT/root-a.pem" -addreject serverAuth -trustout -out "$OU
 cat "$OUT/leaf.pem" "$OUT/intermediate-by-b.pem" "$OUT/intermediate-by-a.pem" >"$OUT/cross-signed-chain.pem"
 cat "$OUT/leaf.pem" "$OUT/intermediate-by-b-sha1.pem" "$OUT/intermediate-by-a.pem" >"$OUT/sha1-cross-signed-chain.pem"
 cat "$OUT/keyid-leaf.pem" "$OUT/impostor-ca.pem" "$OUT/keyid-ca.pem" >"$OUT/borrowed-key-id-chain.pem"
+cat "$OUT/leaf.pem" "$OUT/intermediate-by-b.pem" "$OUT/intermediate-email-by-a.pem" >"$OUT/email-cross-signed-chain.pem"
 cp "$KEYS/leaf.key" "$OUT/leaf.key"
 
 # ---------------------------------------------------------------------------
@@ -164,6 +174,7 @@ cat intermediate-by-b-sha1.pem intermediate-by-a.pem >"$WORK/sha1-then-a.pem"
 cat impostor-ca.pem keyid-ca.pem >"$WORK/impostor-then-good.pem"
 cat root-a.pem root-b-expired.pem >"$WORK/a-and-expired-b.pem"
 cat root-a.pem root-b.pem >"$WORK/a-and-b.pem"
+cat intermediate-by-b.pem intermediate-email-by-a.pem >"$WORK/by-b-then-email.pem"
 # Dead end: OpenSSL takes the first time-valid issuer, intermediate-by-b, whose root is not an anchor (20).
 verify_expect 20@1 -CAfile root-a.pem -untrusted "$WORK/by-b-then-a.pem" leaf.pem
 verify_expect ok   -CAfile root-a.pem -untrusted intermediate-by-a.pem leaf.pem
@@ -174,6 +185,9 @@ verify_expect 68@1 -CAfile "$WORK/a-and-b.pem" -untrusted "$WORK/sha1-then-a.pem
 # A borrowed key identifier: OpenSSL matches the impostor by name and key id, and the signature fails (7 at 0).
 verify_expect 7@0  -CAfile root-a.pem -untrusted "$WORK/impostor-then-good.pem" keyid-leaf.pem
 verify_expect ok   -CAfile root-a.pem -untrusted keyid-ca.pem keyid-leaf.pem
+# The other path's CA is for e-mail only: refused for a TLS server (26 at 1), so no path verifies.
+verify_expect 20@1 -CAfile root-a.pem -untrusted "$WORK/by-b-then-email.pem" leaf.pem
+verify_expect 26@1 -CAfile root-a.pem -untrusted intermediate-email-by-a.pem leaf.pem
 # Trust settings: serverAuth anchors a TLS server chain; e-mail only, or serverAuth rejected, does not (28 at 2).
 verify_expect ok   -CAfile root-a-trusted-serverauth.pem -untrusted intermediate-by-a.pem leaf.pem
 verify_expect 28@2 -CAfile root-a-trusted-email.pem -untrusted intermediate-by-a.pem leaf.pem
@@ -196,10 +210,12 @@ Made by `scripts/make-path-certs.sh` (re-run it to regenerate; keys change, date
 | `paths/intermediate-by-a.pem` | CN=Paths Intermediate CA, signed by root-a | The issuer on the path that verifies |
 | `paths/intermediate-by-b.pem` | The same name and key, signed by root-b | The cross-sign OpenSSL takes first (presented first) |
 | `paths/intermediate-by-b-sha1.pem` | The same name and key, signed by root-b with ecdsa-with-SHA1 | A cross-sign refused for its SHA-1 signature |
-| `paths/leaf.pem` | Leaf CN=paths.test under the intermediate key | The leaf of the three cross-signed chains |
+| `paths/intermediate-email-by-a.pem` | The same name and key, signed by root-a, EKU emailProtection only | openssl: 26 (unsupported purpose) at depth 1 |
+| `paths/leaf.pem` | Leaf CN=paths.test under the intermediate key | The leaf of the four cross-signed chains |
 | `paths/leaf.key` | Private key of leaf.pem | TLS test server key (the live tests) |
 | `paths/cross-signed-chain.pem` | leaf, intermediate-by-b, intermediate-by-a | Anchors root-a: openssl 20 at 1 (dead end); pinctl trusts leaf → intermediate-by-a → root-a. Anchors root-a and root-b-expired: openssl 10 at 2; pinctl trusts the same path |
 | `paths/sha1-cross-signed-chain.pem` | leaf, intermediate-by-b-sha1, intermediate-by-a | Anchors root-a and root-b: openssl 68 at 1; pinctl trusts leaf → intermediate-by-a → root-a |
+| `paths/email-cross-signed-chain.pem` | leaf, intermediate-by-b, intermediate-email-by-a | Anchor root-a: openssl 20 at 1; the other path's CA is for e-mail only, so pinctl refuses it too |
 | `paths/keyid-ca.pem` | CN=Paths Key-ID CA, signed by root-a | The right issuer of keyid-leaf |
 | `paths/impostor-ca.pem` | CN=Paths Key-ID CA too, signed by root-a, another key but keyid-ca's subject key identifier | An issuer matched by name and key id whose signature does not verify |
 | `paths/keyid-leaf.pem` | Leaf CN=paths.test under keyid-ca | Leaf of the borrowed-key-id chain |

@@ -56,6 +56,24 @@ enum PathBacktracking {
 }
 
 extension ChainVerifier {
+    /// A path found only by backtracking must allow serverAuth on every CA below its anchor (OpenSSL's purpose check
+    /// with `ca` set: the extended key usage, where present, names serverAuth or anyExtendedKeyUsage). Evaluation
+    /// checks the leaf alone (DESIGN §2), but a path OpenSSL did not build is one a stricter platform may refuse for
+    /// exactly this, so an alternative path through an e-mail-only CA is refused rather than trusted: backtracking
+    /// must never make pinctl say "trusted" where it said "rejected" on a chain a device refuses (x509-limbo's
+    /// bettertls cases 44, 71 and 77).
+    static func caUsageFailure(_ chain: [X509Certificate]) -> VerificationFailure? {
+        guard chain.count > 2 else { return nil }
+        for depth in 1..<(chain.count - 1)
+        where X509_check_purpose(chain[depth].pointer, X509_PURPOSE_SSL_SERVER, 1) != 1 {
+            return VerificationFailure(code: X509_V_ERR_INVALID_PURPOSE,
+                                       message: "this CA's extended key usage does not allow serverAuth, which a path "
+                                           + "found by trying other issuers must allow on every CA",
+                                       depth: depth, certificate: chain[depth])
+        }
+        return nil
+    }
+
     /// After OpenSSL's own path failed (`first`): the first other path that verifies, with the paths refused before
     /// it; or `first` again, with the other paths tried, when none does.
     static func backtrack(
@@ -73,7 +91,8 @@ extension ChainVerifier {
             let result = run(leaf: leaf, untrusted: Array(path.dropFirst().dropLast()), store: store,
                              onlyAnchor: anchor, options: options)
             warnings += result.warnings.filter { !warnings.contains($0) }
-            guard let failure = result.failure else {
+            let usage = options.checksServerUsage ? caUsageFailure(result.chain) : nil
+            guard let failure = result.failure ?? usage else {
                 verified = result
                 return true
             }

@@ -116,6 +116,16 @@ import TestSupport
         #expect(!result.stdout.contains("path:"), "\(result)")
     }
 
+    /// bettertls's EKU cases: the only other path runs through a CA for e-mail only. Evaluation checks the leaf's
+    /// usage alone (DESIGN §2), so backtracking trusted it; a path OpenSSL did not build must now allow serverAuth
+    /// on every CA, and is refused (x509-limbo tc44, tc71, tc77 were false "trusted").
+    @Test func anotherPathThroughAnEmailOnlyCAIsRefused() throws {
+        let result = try verify("paths/email-cross-signed-chain.pem", Self.rootA, ["--verbose"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("REJECTED"), "\(result)")
+        #expect(result.stdout.contains("extended key usage does not allow serverAuth"), "\(result)")
+    }
+
     @Test func everyAppOfAPolicyFileNamesThePathItTook() throws {
         try TemporaryDirectory.with { directory in
             let file = try directory.write("pinctl.yaml", text: """
