@@ -75,6 +75,17 @@ import TestSupport
         }
     }
 
+    /// The verdict names where the matching pin's value came from, as lint and every output name a pin's place (#19:
+    /// each resolved value says where it came from).
+    @Test func theVerdictNamesTheBuildFileThePinCameFrom() throws {
+        try Self.withModule { directory, source in
+            let result = try Self.verify(source, setting: "variant: release", in: directory)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("\(source):1 (from BuildConfig.PIN (\(directory.path("app/build.gradle.kts"))"
+                + ":3)) matched certificate #0"), "\(result)")
+        }
+    }
+
     @Test func aPolicyFilesVariantPicksTheBuildJudged() throws {
         try Self.withModule { directory, source in
             for (variant, status) in [("release", 0), ("debug", 1)] {

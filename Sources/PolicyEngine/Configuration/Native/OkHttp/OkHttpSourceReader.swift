@@ -113,7 +113,11 @@ public enum OkHttpSourceReader {
             }
             for pin in addition.pins {
                 do {
-                    let source = PinSource(.file(path: path, line: pin.line, entry: nil))
+                    // A value read from constants says which, wherever the pin is named (`P.kt:12 (from PIN (line
+                    // 3))`): a reviewer finds the pin where its text is.
+                    let source = pin.constants.isEmpty ? PinSource(.file(path: path, line: pin.line, entry: nil))
+                        : PinSource(.configuration(path: path, line: pin.line,
+                                                   keyPath: "from " + pin.constants.joined(separator: ", ")))
                     let parsed = try OkHttpPin.parse(pin.value, source: source)
                     entries.append(OkHttpPolicy.Entry(pattern: pattern, pin: parsed))
                 } catch {
