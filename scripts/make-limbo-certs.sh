@@ -89,6 +89,39 @@ subjectKeyIdentifier   = hash
 authorityKeyIdentifier = keyid:always
 nameConstraints        = critical, permitted;DNS:permitted.test
 
+# Name constraints not in RFC 5280's form, which OpenSSL applies as they are: not critical; a DNS subtree with a
+# leading period; in a leaf.
+[ permitting_noncritical ]
+basicConstraints       = critical, CA:TRUE, pathlen:0
+keyUsage               = critical, keyCertSign, cRLSign
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+nameConstraints        = permitted;DNS:limbo.test
+
+[ permitting_leading_period ]
+basicConstraints       = critical, CA:TRUE, pathlen:0
+keyUsage               = critical, keyCertSign, cRLSign
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+nameConstraints        = critical, permitted;DNS:.limbo.test
+
+[ leaf_constraining ]
+basicConstraints       = critical, CA:FALSE
+keyUsage               = critical, digitalSignature
+extendedKeyUsage       = serverAuth
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+subjectAltName         = DNS:limbo.test
+nameConstraints        = critical, permitted;DNS:limbo.test
+
+[ leaf_sub ]
+basicConstraints       = critical, CA:FALSE
+keyUsage               = critical, digitalSignature
+extendedKeyUsage       = serverAuth
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+subjectAltName         = DNS:a.limbo.test
+
 [ leaf ]
 basicConstraints       = critical, CA:FALSE
 keyUsage               = critical, digitalSignature
@@ -200,6 +233,11 @@ wildcard-outside-excluded        gen_ec       P-256     excluding-ca            
 permitting-ca                    gen_ec       P-256     root-ca                 permitting              sha256 $O/CN=Limbo Permitting CA
 cn-outside-permitted             gen_ec       P-256     permitting-ca           leaf_ip_only            sha256 /CN=outside.test
 san-outside-permitted            gen_ec       P-256     permitting-ca           leaf_san_outside        sha256 /CN=outside.test
+noncritical-nc-ca                gen_ec       P-256     root-ca                 permitting_noncritical  sha256 $O/CN=Limbo Non-critical NC CA
+leaf-under-noncritical-nc        gen_ec       P-256     noncritical-nc-ca       leaf                    sha256 /CN=limbo.test
+leading-period-nc-ca             gen_ec       P-256     root-ca                 permitting_leading_period sha256 $O/CN=Limbo Leading-period NC CA
+leaf-under-leading-period-nc     gen_ec       P-256     leading-period-nc-ca    leaf_sub                sha256 /CN=a.limbo.test
+leaf-with-nc                     gen_ec       P-256     intermediate-ca         leaf_constraining       sha256 /CN=limbo.test
 EOF
 
 # ---------------------------------------------------------------------------
@@ -273,6 +311,10 @@ verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted excluding-ca.pem -verify
 verify_expect 47@0 "${ROOT[@]}" "${AUTH[@]}" -untrusted permitting-ca.pem cn-outside-permitted.pem
 verify_expect 47@0 "${ROOT[@]}" "${AUTH[@]}" -untrusted permitting-ca.pem -verify_ip 127.0.0.1 cn-outside-permitted.pem
 verify_expect 47@0 "${ROOT[@]}" "${AUTH[@]}" -untrusted permitting-ca.pem san-outside-permitted.pem
+# Name constraints out of RFC 5280's form: OpenSSL applies them as written and accepts each chain; pinctl refuses.
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted noncritical-nc-ca.pem leaf-under-noncritical-nc.pem
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted leading-period-nc-ca.pem leaf-under-leading-period-nc.pem
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem leaf-with-nc.pem
 # The control: the intermediate of the weak leaves is itself fine.
 verify_expect ok   "${ROOT[@]}" -auth_level 2 intermediate-ca.pem
 
@@ -309,6 +351,11 @@ Made by `scripts/make-limbo-certs.sh` (not by make-certs.sh; re-run it to regene
 | `limbo/permitting-ca.pem` | Intermediate CN=Limbo Permitting CA under root-ca, nameConstraints permitted DNS:permitted.test | EC P-256 | Issuer of the two leaves below |
 | `limbo/cn-outside-permitted.pem` | Leaf CN=outside.test, SAN IP:127.0.0.1 only, under permitting-ca | EC P-256 | openssl 47 at 0 (it checks the CN when there is no DNS SAN); pinctl passes, for host 127.0.0.1 and with no host |
 | `limbo/san-outside-permitted.pem` | Leaf CN=outside.test, SAN DNS:outside.test, under permitting-ca | EC P-256 | Control: openssl 47 at 0; pinctl rejects #0 too |
+| `limbo/noncritical-nc-ca.pem` | Intermediate CN=Limbo Non-critical NC CA under root-ca, nameConstraints permitted DNS:limbo.test, not critical | EC P-256 | Issuer of the leaf below |
+| `limbo/leaf-under-noncritical-nc.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under noncritical-nc-ca | EC P-256 | openssl OK; pinctl rejects #1: RFC 5280 requires name constraints critical |
+| `limbo/leading-period-nc-ca.pem` | Intermediate CN=Limbo Leading-period NC CA under root-ca, nameConstraints permitted DNS:.limbo.test | EC P-256 | Issuer of the leaf below |
+| `limbo/leaf-under-leading-period-nc.pem` | Leaf CN=a.limbo.test, SAN DNS:a.limbo.test, under leading-period-nc-ca | EC P-256 | openssl OK; pinctl rejects #1: a DNS constraint has no leading period |
+| `limbo/leaf-with-nc.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, itself carrying nameConstraints | EC P-256 | openssl OK; pinctl rejects #0: only a CA may carry name constraints |
 EOF
 }
 catalogue >"$WORK/section.md"
@@ -319,13 +366,18 @@ diff <(ls | sed 's|^|limbo/|' | LC_ALL=C sort) \
 ok
 
 # ---------------------------------------------------------------------------
-# Install: replace certs/limbo/ and the README section (the rest of README.md belongs to make-certs.sh).
+# Install: replace certs/limbo/ and the README section, up to the next section (the rest of README.md belongs to
+# the other scripts: it was dropped when this section was taken to run to the end).
 # ---------------------------------------------------------------------------
 rm -rf -- "$DEST"
 cp -R -- "$OUT" "$DEST"
 # Command substitution drops the trailing blank lines before the section.
 printf '%s\n\n' "$(awk -v section="$SECTION" '$0 == section { exit } { print }' "$README")" >"$WORK/README.md"
 cat "$WORK/section.md" >>"$WORK/README.md"
+# The sections after this one, from the next heading on, stay as they are.
+awk -v section="$SECTION" 'found && /^## / { rest = 1 } rest { print } $0 == section { found = 1 }' "$README" \
+    >"$WORK/rest.md"
+if [[ -s "$WORK/rest.md" ]]; then printf '\n' >>"$WORK/README.md"; cat "$WORK/rest.md" >>"$WORK/README.md"; fi
 cp -- "$WORK/README.md" "$README"
 
 echo "make-limbo-certs.sh: OK — $(find "$DEST" -type f | wc -l) files in certs/limbo/, $NCHECK self-checks passed"

@@ -98,12 +98,18 @@ public enum ChainVerifier {
     }
 
     /// What is checked on a chain OpenSSL accepted: the key type of every certificate above the leaf, the anchor
-    /// included, then wildcards against excluded subtrees (OpenSSL checks name constraints last, too).
+    /// included, then the form of name constraints and wildcards against excluded subtrees (OpenSSL checks name
+    /// constraints last, too).
     private static func checkChain(_ chain: [OpaquePointer], into recorder: FailureRecorder) {
         for (depth, certificate) in chain.enumerated().dropFirst() {
             guard let problem = KeyPolicy.unacceptableKeyType(of: certificate) else { continue }
             recorder.record(
                 code: KeyPolicy.keyCode(depth: depth), depth: depth, certificate: certificate, message: problem)
+            return
+        }
+        if let violation = NameConstraintsForm.firstViolation(in: chain) {
+            recorder.record(code: X509_V_ERR_INVALID_EXTENSION, depth: violation.depth,
+                            certificate: violation.certificate, message: violation.message)
             return
         }
         if let violation = WildcardExclusion.firstViolation(in: chain) {

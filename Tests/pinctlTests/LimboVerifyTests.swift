@@ -46,6 +46,26 @@ import TestSupport
             "the wildcard DNS:*.example.com covers names in the DNS subtree test.example.com"), "\(result)")
     }
 
+    /// Name constraints out of RFC 5280 §4.2.1.10's form, which OpenSSL applies as written (openssl verify accepts
+    /// each chain, scripts/make-limbo-certs.sh): refused, as x509-limbo's rfc5280::nc cases expect (they were false
+    /// "trusted").
+    @Test("Name constraints out of RFC 5280's form are refused", arguments: [
+        ("limbo/leaf-under-noncritical-nc.pem", "limbo/noncritical-nc-ca.pem", "limbo.test",
+         "#1 (CN=Limbo Non-critical NC CA,O=pinctl Limbo): name constraints not marked critical"),
+        ("limbo/leaf-under-leading-period-nc.pem", "limbo/leading-period-nc-ca.pem", "a.limbo.test",
+         "the DNS name constraint .limbo.test has a leading period"),
+        ("limbo/leaf-with-nc.pem", "limbo/intermediate-ca.pem", "limbo.test",
+         "name constraints in a certificate that is not a CA"),
+    ])
+    func nameConstraintsOutOfFormAreRefused(_ leaf: String, _ issuer: String, _ host: String, _ saying: String)
+        throws
+    {
+        let result = try PinctlProcess.run(base + ["--chain", leaf, "--chain", issuer, "--host", host])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("REJECTED"), "\(result)")
+        #expect(result.stdout.contains(saying), "\(result)")
+    }
+
     @Test("A CN outside the permitted subtree does not matter, with an IP host or none",
         arguments: [["--host", "127.0.0.1"], []])
     func commonNameOutsideThePermittedSubtreePasses(_ host: [String]) throws {
