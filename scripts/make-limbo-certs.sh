@@ -114,6 +114,14 @@ authorityKeyIdentifier = keyid:always
 subjectAltName         = DNS:limbo.test
 nameConstraints        = critical, permitted;DNS:limbo.test
 
+[ leaf_ca ]
+basicConstraints       = critical, CA:TRUE
+keyUsage               = critical, digitalSignature
+extendedKeyUsage       = serverAuth
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+subjectAltName         = DNS:limbo.test
+
 [ leaf_sub ]
 basicConstraints       = critical, CA:FALSE
 keyUsage               = critical, digitalSignature
@@ -238,7 +246,18 @@ leaf-under-noncritical-nc        gen_ec       P-256     noncritical-nc-ca       
 leading-period-nc-ca             gen_ec       P-256     root-ca                 permitting_leading_period sha256 $O/CN=Limbo Leading-period NC CA
 leaf-under-leading-period-nc     gen_ec       P-256     leading-period-nc-ca    leaf_sub                sha256 /CN=a.limbo.test
 leaf-with-nc                     gen_ec       P-256     intermediate-ca         leaf_constraining       sha256 /CN=limbo.test
+rsa2052-leaf                     gen_rsa      2052      intermediate-ca         leaf_rsa                sha256 /CN=rsa2052.limbo.test
+ca-leaf                          gen_ec       P-256     intermediate-ca         leaf_ca                 sha256 /CN=limbo.test
 EOF
+
+# A serial number of zero: `openssl ca` takes the next serial from its serial file when not told -rand_serial.
+gen_ec serial-zero-leaf P-256
+run openssl req -new -key "$KEYS/serial-zero-leaf.key" -subj "/CN=limbo.test" -sha256 -out "$WORK/csr/serial-zero.csr"
+echo 00 >"$DB/serial"
+run openssl ca -batch -notext -md sha256 -preserveDN -outdir "$DB/newcerts" -cert "$OUT/intermediate-ca.pem" \
+    -keyfile "$KEYS/intermediate-ca.key" -startdate "$START" -enddate "$END" -extfile "$EXT" -extensions leaf \
+    -in "$WORK/csr/serial-zero.csr" -out "$OUT/serial-zero-leaf.pem"
+openssl x509 -in "$OUT/serial-zero-leaf.pem" -noout -serial | grep -qx 'serial=00' || die "serial-zero-leaf.pem: serial not 0"
 
 # ---------------------------------------------------------------------------
 # Self-checks on the staging copy: key types and digests, then `openssl verify` at auth level 2 (the oracle).
@@ -315,6 +334,11 @@ verify_expect 47@0 "${ROOT[@]}" "${AUTH[@]}" -untrusted permitting-ca.pem san-ou
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted noncritical-nc-ca.pem leaf-under-noncritical-nc.pem
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted leading-period-nc-ca.pem leaf-under-leading-period-nc.pem
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem leaf-with-nc.pem
+# Forms OpenSSL accepts and RFC 5280 / the Baseline Requirements do not: an RSA modulus that is not whole bytes, a
+# leaf that is a CA.
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem rsa2052-leaf.pem
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem ca-leaf.pem
+verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem serial-zero-leaf.pem
 # The control: the intermediate of the weak leaves is itself fine.
 verify_expect ok   "${ROOT[@]}" -auth_level 2 intermediate-ca.pem
 
@@ -356,6 +380,9 @@ Made by `scripts/make-limbo-certs.sh` (not by make-certs.sh; re-run it to regene
 | `limbo/leading-period-nc-ca.pem` | Intermediate CN=Limbo Leading-period NC CA under root-ca, nameConstraints permitted DNS:.limbo.test | EC P-256 | Issuer of the leaf below |
 | `limbo/leaf-under-leading-period-nc.pem` | Leaf CN=a.limbo.test, SAN DNS:a.limbo.test, under leading-period-nc-ca | EC P-256 | openssl OK; pinctl rejects #1: a DNS constraint has no leading period |
 | `limbo/leaf-with-nc.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, itself carrying nameConstraints | EC P-256 | openssl OK; pinctl rejects #0: only a CA may carry name constraints |
+| `limbo/rsa2052-leaf.pem` | Leaf CN=rsa2052.limbo.test, SAN DNS:limbo.test, under intermediate-ca | RSA 2052 | openssl OK; pinctl rejects #0: the modulus is not whole bytes (BR §6.1.5) |
+| `limbo/ca-leaf.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, basicConstraints cA TRUE | EC P-256 | openssl OK; pinctl rejects #0: a server's certificate is an end entity |
+| `limbo/serial-zero-leaf.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, serial number 0 | EC P-256 | openssl OK; pinctl rejects #0: a serial MUST be positive (RFC 5280 §4.1.2.2) |
 EOF
 }
 catalogue >"$WORK/section.md"

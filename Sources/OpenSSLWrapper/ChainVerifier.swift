@@ -107,6 +107,11 @@ public enum ChainVerifier {
                 code: KeyPolicy.keyCode(depth: depth), depth: depth, certificate: certificate, message: problem)
             return
         }
+        if let violation = CertificateForm.firstViolation(in: chain) {
+            recorder.record(code: X509_V_ERR_INVALID_EXTENSION, depth: violation.depth,
+                            certificate: violation.certificate, message: violation.message)
+            return
+        }
         if let violation = NameConstraintsForm.firstViolation(in: chain) {
             recorder.record(code: X509_V_ERR_INVALID_EXTENSION, depth: violation.depth,
                             certificate: violation.certificate, message: violation.message)

@@ -22,7 +22,15 @@ enum KeyPolicy {
             return "its public key cannot be decoded; only RSA and EC keys are accepted"
         }
         switch EVP_PKEY_get_base_id(key) {
-        case EVP_PKEY_RSA, EVP_PKEY_EC: return nil
+        case EVP_PKEY_RSA:
+            // CA/Browser Forum Baseline Requirements §6.1.5: "the modulus size, in bits, is evenly divisible by 8".
+            let bits = EVP_PKEY_get_bits(key)
+            guard bits % 8 == 0 else {
+                return "RSA key of \(bits) bits, not a whole number of bytes (CA/Browser Forum Baseline Requirements "
+                    + "§6.1.5: the modulus size MUST be evenly divisible by 8)"
+            }
+            return nil
+        case EVP_PKEY_EC: return nil
         default: return "\(keyName(key)) key; only RSA and EC keys are accepted (as in Apple's TLS policy)"
         }
     }

@@ -49,13 +49,20 @@ import TestSupport
     /// Name constraints out of RFC 5280 §4.2.1.10's form, which OpenSSL applies as written (openssl verify accepts
     /// each chain, scripts/make-limbo-certs.sh): refused, as x509-limbo's rfc5280::nc cases expect (they were false
     /// "trusted").
-    @Test("Name constraints out of RFC 5280's form are refused", arguments: [
+    @Test("Name constraints and certificates out of RFC 5280's form are refused", arguments: [
         ("limbo/leaf-under-noncritical-nc.pem", "limbo/noncritical-nc-ca.pem", "limbo.test",
          "#1 (CN=Limbo Non-critical NC CA,O=pinctl Limbo): name constraints not marked critical"),
         ("limbo/leaf-under-leading-period-nc.pem", "limbo/leading-period-nc-ca.pem", "a.limbo.test",
          "the DNS name constraint .limbo.test has a leading period"),
         ("limbo/leaf-with-nc.pem", "limbo/intermediate-ca.pem", "limbo.test",
          "name constraints in a certificate that is not a CA"),
+        // Forms RFC 5280 and the Baseline Requirements refuse (x509-limbo's webpki::forbidden-rsa-* and
+        // webpki::ee-basicconstraints-ca were false "trusted").
+        ("limbo/rsa2052-leaf.pem", "limbo/intermediate-ca.pem", "limbo.test",
+         "RSA key of 2052 bits, not a whole number of bytes"),
+        ("limbo/ca-leaf.pem", "limbo/intermediate-ca.pem", "limbo.test",
+         "the server's certificate is a CA certificate"),
+        ("limbo/serial-zero-leaf.pem", "limbo/intermediate-ca.pem", "limbo.test", "a serial number of zero"),
     ])
     func nameConstraintsOutOfFormAreRefused(_ leaf: String, _ issuer: String, _ host: String, _ saying: String)
         throws
