@@ -1,0 +1,112 @@
+import OpenSSLWrapper
+import PolicyEngine
+
+/// Judging on platforms (DESIGN §12): one judge per platform version, each with that version's store where the
+/// system store stands, and the versions whose verdicts are the same grouped into one result per (target, app,
+/// platform range).
+public struct PlatformJudges: Sendable {
+    /// One platform version and the judge that judges on it.
+    public struct Run: Sendable {
+        public let store: PlatformStore
+        public let judge: Judge
+    }
+
+    /// In the order the versions were named.
+    public let runs: [Run]
+
+    /// A judge for `settings` on each of `stores`.
+    public init(_ settings: PolicySettings, on stores: [PlatformStore]) throws(InputError) {
+        var runs: [Run] = []
+        for store in stores {
+            var onPlatform = settings
+            onPlatform.platform = store
+            runs.append(Run(store: store, judge: try Judge(onPlatform)))
+        }
+        self.runs = runs
+    }
+
+    /// The outcomes of `check` on every version, grouped: the reports of consecutive versions of one platform with
+    /// the same verdict become one report carrying their `PlatformRange`.
+    public func outcomes<E: Error>(_ check: (Judge) throws(E) -> [CheckOutcome]) throws(E) -> [CheckOutcome] {
+        var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
+        for run in runs { results.append((run.store, try check(run.judge))) }
+        return Self.grouped(results)
+    }
+
+    static func grouped(_ results: [(store: PlatformStore, outcomes: [CheckOutcome])]) -> [CheckOutcome] {
+        guard let first = results.first else { return [] }
+        // What does not depend on the store (no app covers the domain, a policy that cannot be built) is the same
+        // on every version: said once.
+        var judged: (target: String, edge: Edge?)?
+        var others: [CheckOutcome] = []
+        for outcome in first.outcomes {
+            if case .judged(let target, .reports, let edge) = outcome {
+                judged = (target, edge)
+            } else {
+                others.append(outcome)
+            }
+        }
+        guard let judged else { return others }
+        var reports: [TargetReport] = []
+        var start = results.startIndex
+        while start < results.endIndex {
+            let platform = results[start].store.snapshot.platform
+            let end = results[start...].firstIndex { $0.store.snapshot.platform != platform } ?? results.endIndex
+            reports += group(results[start..<end].map { ($0.store.snapshot, Self.reports(in: $0.outcomes)) },
+                             platform: platform)
+            start = end
+        }
+        return [.judged(target: judged.target, .reports(reports), edge: judged.edge)] + others
+    }
+
+    /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report.
+    private static func group(_ versions: [(snapshot: StoreSnapshot, reports: [TargetReport])], platform: String)
+        -> [TargetReport]
+    {
+        let apps = versions.map(\.reports.count).min() ?? 0
+        var grouped: [TargetReport] = []
+        for app in 0..<apps {
+            var start = 0
+            for index in versions.indices {
+                let next = index + 1
+                let verdict = Verdict(versions[start].reports[app])
+                if next < versions.count, Verdict(versions[next].reports[app]) == verdict { continue }
+                var report = versions[start].reports[app]
+                report.platform = PlatformRange(platform: platform, first: versions[start].snapshot,
+                                                last: versions[index].snapshot, missingRoot: missingRoot(report))
+                grouped.append(report)
+                start = next
+            }
+        }
+        return grouped
+    }
+
+    private static func reports(in outcomes: [CheckOutcome]) -> [TargetReport] {
+        for case .judged(_, .reports(let reports), _) in outcomes { return reports }
+        return []
+    }
+
+    /// The issuer of the top certificate of a chain no anchor of the store issued.
+    private static func missingRoot(_ report: TargetReport) -> String? {
+        guard case .untrustedChain(let failure, _, _)? = report.evaluation.rejection?.reason, failure.isMissingIssuer,
+              let top = report.evaluation.builtChain.last ?? report.evaluation.chain.last else { return nil }
+        return top.issuer
+    }
+
+    /// What makes two versions' verdicts the same: trusted or why not, on what basis, and the root a store lacks.
+    private struct Verdict: Equatable {
+        let trusted: Bool
+        let code: String?
+        let basis: String?
+        let pin: String?
+        let missingRoot: String?
+
+        init(_ report: TargetReport) {
+            trusted = report.evaluation.isTrusted
+            code = report.evaluation.rejection?.reason.code
+            basis = report.evaluation.trustBasis?.code
+            pin = report.evaluation.matchedPin?.source.description
+            missingRoot = PlatformJudges.missingRoot(report)
+        }
+    }
+}
