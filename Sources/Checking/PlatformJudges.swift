@@ -34,19 +34,27 @@ public struct PlatformJudges: Sendable {
     }
 
     static func grouped(_ results: [(store: PlatformStore, outcomes: [CheckOutcome])]) -> [CheckOutcome] {
-        guard let first = results.first else { return [] }
-        // What does not depend on the store (no app covers the domain, a policy that cannot be built) is the same
-        // on every version: said once.
         var judged: (target: String, edge: Edge?)?
         var others: [CheckOutcome] = []
-        for outcome in first.outcomes {
-            if case .judged(let target, .reports, let edge) = outcome {
-                judged = (target, edge)
-            } else {
-                others.append(outcome)
+        var failures: (list: [FailureReport], edge: Edge?) = ([], nil)
+        var said: Set<String> = []
+        for (index, result) in results.enumerated() {
+            for outcome in result.outcomes {
+                switch outcome {
+                case .judged(let target, .reports, let edge):
+                    judged = (target, edge)
+                case .judged:
+                    // No app covers the domain, or a policy that cannot be built: the same on every version.
+                    if index == 0 { others.append(outcome) }
+                case .failed(let list, let edge):
+                    // Evidence an app asked for on the versions that trust the chain: its error once, whichever.
+                    for failure in list where said.insert("\(failure.app?.name ?? "")\n\(failure.message)").inserted {
+                        failures.list.append(failure)
+                    }
+                    failures.edge = edge
+                }
             }
         }
-        guard let judged else { return others }
         var reports: [TargetReport] = []
         var start = results.startIndex
         while start < results.endIndex {
@@ -56,27 +64,47 @@ public struct PlatformJudges: Sendable {
                              platform: platform)
             start = end
         }
-        return [.judged(target: judged.target, .reports(reports), edge: judged.edge)] + others
+        var outcomes: [CheckOutcome] = []
+        if let judged, !reports.isEmpty {
+            outcomes.append(.judged(target: judged.target, .reports(reports), edge: judged.edge))
+        }
+        outcomes += others
+        if !failures.list.isEmpty { outcomes.append(.failed(failures.list, edge: failures.edge)) }
+        return outcomes
     }
 
-    /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report.
+    /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report. A
+    /// version without the app's report (its evidence could not be had) ends a run.
     private static func group(_ versions: [(snapshot: StoreSnapshot, reports: [TargetReport])], platform: String)
         -> [TargetReport]
     {
-        let apps = versions.map(\.reports.count).min() ?? 0
+        var apps: [String] = []
+        for report in versions.flatMap(\.reports) where !apps.contains(report.app?.name ?? "") {
+            apps.append(report.app?.name ?? "")
+        }
         var grouped: [TargetReport] = []
-        for app in 0..<apps {
-            var start = 0
-            for index in versions.indices {
-                let next = index + 1
-                let verdict = Verdict(versions[start].reports[app])
-                if next < versions.count, Verdict(versions[next].reports[app]) == verdict { continue }
-                var report = versions[start].reports[app]
-                report.platform = PlatformRange(platform: platform, first: versions[start].snapshot,
-                                                last: versions[index].snapshot, missingRoot: missingRoot(report))
+        for app in apps {
+            var run: (report: TargetReport, first: StoreSnapshot, last: StoreSnapshot)?
+            func close() {
+                guard var report = run?.report, let first = run?.first, let last = run?.last else { return }
+                report.platform = PlatformRange(platform: platform, first: first, last: last,
+                                                missingRoot: missingRoot(report))
                 grouped.append(report)
-                start = next
+                run = nil
             }
+            for (snapshot, reports) in versions {
+                guard let report = reports.first(where: { ($0.app?.name ?? "") == app }) else {
+                    close()
+                    continue
+                }
+                if let current = run?.report, Verdict(current) == Verdict(report) {
+                    run?.last = snapshot
+                } else {
+                    close()
+                    run = (report, snapshot, snapshot)
+                }
+            }
+            close()
         }
         return grouped
     }
