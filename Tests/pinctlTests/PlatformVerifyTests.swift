@@ -91,6 +91,23 @@ import TestSupport
         }
     }
 
+    /// lint judges as verify does: a result per platform range, each with its forecast and findings.
+    @Test func lintGivesEachPlatformRangeItsOwnResult() throws {
+        try StoresCommandTests.withStores { directory in
+            let result = try PinctlProcess.run(
+                ["lint", "--chain", "other-leaf-chain.pem", "--host", "pinning.test", "--at", TestTime.nowText,
+                 "--platform", "android@24-25", "--stores", directory.path("stores"), "--format", "json"])
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+
+            #expect(result.status == 1, "\(result)")
+            #expect(lines.count == 2, "\(result)")
+            #expect(lines.first?.contains(#""platform":{"name":"android","versions":"24"}"#) == true, "\(result)")
+            #expect(lines.first?.contains("rejected-today") == true, "\(result)")
+            #expect(lines.last?.contains(#""platform":{"name":"android","versions":"25"}"#) == true, "\(result)")
+            #expect(lines.last?.contains("rejected-today") == false, "\(result)")
+        }
+    }
+
     /// Without --platform the system store (or --ca-file in its place) judges, as before, even with snapshots at
     /// hand: no platform is named. (A guard: it passes on the code before --platform too.)
     @Test func withoutPlatformTheOutputIsUnchanged() throws {
