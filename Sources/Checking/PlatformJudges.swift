@@ -13,6 +13,41 @@ public struct PlatformJudges: Sendable {
 
     /// In the order the versions were named.
     public let runs: [Run]
+    /// The versions (`android@24`) of each app of a policy file that names its own `platforms:`; an app not listed
+    /// is judged on every version.
+    var appVersions: [String: Set<String>] = [:]
+
+    /// What the command line and the policy file ask for: `--platform` for every app; else the file's
+    /// `platforms:`, each app's own or the file's default (an app with neither is judged on every version the file
+    /// names). Nil when neither names a platform: then no snapshot is read.
+    public static func asked(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError)
+        -> PlatformJudges?
+    {
+        if !platforms.selectors.isEmpty { return try PlatformJudges(settings, on: platforms.stores()) }
+        guard let path = settings.config else { return nil }
+        let file: PolicyFile
+        do {
+            file = try PolicyFile.load(path)
+        } catch {
+            throw InputError(error.description)
+        }
+        var named: [String] = []
+        var perApp: [String: [String]] = [:]
+        for app in file.apps {
+            guard let chosen = app.platforms ?? file.platforms else { continue }
+            perApp[app.name] = chosen.map(\.description)
+            for text in perApp[app.name] ?? [] where !named.contains(text) { named.append(text) }
+        }
+        guard !named.isEmpty else { return nil }
+        var judges = try PlatformJudges(settings, on: PlatformSettings(selectors: named,
+                                                                       storesDirectory: platforms.storesDirectory)
+            .stores())
+        for (app, selectors) in perApp {
+            judges.appVersions[app] = try PlatformSettings(selectors: selectors,
+                                                           storesDirectory: platforms.storesDirectory).versionNames()
+        }
+        return judges
+    }
 
     /// A judge for `settings` on each of `stores`.
     public init(_ settings: PolicySettings, on stores: [PlatformStore]) throws(InputError) {
@@ -29,8 +64,20 @@ public struct PlatformJudges: Sendable {
     /// the same verdict become one report carrying their `PlatformRange`.
     public func outcomes<E: Error>(_ check: (Judge) throws(E) -> [CheckOutcome]) throws(E) -> [CheckOutcome] {
         var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
-        for run in runs { results.append((run.store, try check(run.judge))) }
+        for run in runs {
+            let outcomes = try check(run.judge).map { outcome -> CheckOutcome in
+                guard case .judged(let target, .reports(let reports), let edge) = outcome else { return outcome }
+                return .judged(target: target, .reports(reports.filter { runsOn($0, run.store) }), edge: edge)
+            }
+            results.append((run.store, outcomes))
+        }
         return Self.grouped(results)
+    }
+
+    /// Whether the report's app runs on that version (its own `platforms:` name it, or it names none).
+    private func runsOn(_ report: TargetReport, _ store: PlatformStore) -> Bool {
+        guard let app = report.app?.name, let versions = appVersions[app] else { return true }
+        return versions.contains(store.snapshot.name)
     }
 
     static func grouped(_ results: [(store: PlatformStore, outcomes: [CheckOutcome])]) -> [CheckOutcome] {

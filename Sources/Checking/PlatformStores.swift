@@ -22,6 +22,20 @@ public struct PlatformSettings: Sendable {
         self.storesDirectory = storesDirectory
     }
 
+    /// The names (`android@24`) of the versions the selectors name, without reading a root.
+    public func versionNames() throws(InputError) -> Set<String> {
+        do throws(StoreSnapshotError) {
+            let snapshots = try StoreSnapshots(directory: storesDirectory)
+            var names: Set<String> = []
+            for text in selectors {
+                names.formUnion(try snapshots.select(try PlatformSelector(parsing: text)).map(\.name))
+            }
+            return names
+        } catch {
+            throw InputError("platforms: \(error.description)")
+        }
+    }
+
     /// Every version the selectors name, in the order named and oldest first within each, a version named twice
     /// once. A selector, version or snapshot directory that cannot be used is an input error naming what there is.
     public func stores() throws(InputError) -> [PlatformStore] {

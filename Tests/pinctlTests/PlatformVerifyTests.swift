@@ -91,6 +91,42 @@ import TestSupport
         }
     }
 
+    /// pinctl.yaml's `platforms:`, as the file's default and per app, choose the versions without --platform.
+    @Test func aPolicyFileNamesThePlatformsOfEachApp() throws {
+        try StoresCommandTests.withStores { directory in
+            let config = directory.path("pinctl.yaml")
+            try """
+                platforms: [android@24-25]
+                apps:
+                  - name: android-app
+                    library: afnetworking
+                    hosts: [pinning.test]
+                    policy: { mode: none }
+                  - name: ios-app
+                    library: afnetworking
+                    hosts: [pinning.test]
+                    policy: { mode: none }
+                    platforms: [ios@18]
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+            try "apps: [{name: a, library: afnetworking, policy: {mode: none}, platforms: windows@10}]\n"
+                .write(toFile: directory.path("bad.yaml"), atomically: true, encoding: .utf8)
+
+            let result = try verify(["--chain", "leaf-chain.pem", "--config", config], stores: directory)
+            let bad = try verify(["--chain", "leaf-chain.pem", "--config", directory.path("bad.yaml")],
+                                 stores: directory)
+
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdout.contains("""
+                  android-app on android@24-25: TRUSTED
+                  ios-app on ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
+
+                """), "\(result)")
+            #expect(bad.status == 2, "\(bad)")
+            #expect(bad.stderr.contains("bad.yaml:1"), "\(bad)")
+            #expect(bad.stderr.contains("unknown platform \"windows\""), "\(bad)")
+        }
+    }
+
     /// lint judges as verify does: a result per platform range, each with its forecast and findings.
     @Test func lintGivesEachPlatformRangeItsOwnResult() throws {
         try StoresCommandTests.withStores { directory in

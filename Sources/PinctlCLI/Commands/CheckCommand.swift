@@ -74,14 +74,11 @@ struct CheckCommand: ParsableCommand {
         let platforms: PlatformJudges?
         let list: (LineInput, name: String)?
         do throws(InputError) {
-            let stores = try platformOptions.settings.stores()
-            if stores.isEmpty {
-                platforms = nil
-                judge = try Judge(policyOptions.settings)
+            platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
+            if let first = platforms?.runs.first {
+                judge = first.judge
             } else {
-                let judges = try PlatformJudges(policyOptions.settings, on: stores)
-                platforms = judges
-                judge = judges.runs[0].judge
+                judge = try Judge(policyOptions.settings)
             }
             list = try targetsFrom.map(TargetSource.open)
         } catch {

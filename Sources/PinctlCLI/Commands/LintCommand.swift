@@ -66,15 +66,12 @@ struct LintCommand: ParsableCommand {
         let reporter = LintReporter(output: output)
         var statuses: [ExitStatus] = []
         do throws(InputError) {
-            let stores = try platformOptions.settings.stores()
-            var platforms: PlatformJudges?
+            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
             let judge: Judge
-            if stores.isEmpty {
-                judge = try Judge(policyOptions.settings)
+            if let first = platforms?.runs.first {
+                judge = first.judge
             } else {
-                let judges = try PlatformJudges(policyOptions.settings, on: stores)
-                platforms = judges
-                judge = judges.runs[0].judge
+                judge = try Judge(policyOptions.settings)
             }
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)

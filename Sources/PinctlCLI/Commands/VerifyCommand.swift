@@ -53,20 +53,19 @@ struct VerifyCommand: ParsableCommand {
         var status = ExitStatus.trusted
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let platforms = try platformOptions.settings.stores()
+            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
             let check = { (judge: Judge) throws(InputError) -> [CheckOutcome] in
                 try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
                     .check(target: target, domain: host, presented: presented)
             }
             let judge: Judge
             let outcomes: [CheckOutcome]
-            if platforms.isEmpty {
+            if let platforms, let first = platforms.runs.first {
+                judge = first.judge
+                outcomes = try platforms.outcomes(check)
+            } else {
                 judge = try Judge(policyOptions.settings)
                 outcomes = try check(judge)
-            } else {
-                let judges = try PlatformJudges(policyOptions.settings, on: platforms)
-                judge = judges.runs[0].judge
-                outcomes = try judges.outcomes(check)
             }
             status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()
