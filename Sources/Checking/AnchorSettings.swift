@@ -38,4 +38,16 @@ public struct AnchorSettings: Sendable {
             throw InputError("anchors: \(error.description)")
         }
     }
+
+    /// The anchors on a platform version (DESIGN §12): its store's roots, and beside them the anchors given
+    /// (`caFiles`/`caPaths`, else the policy file's `fallback`) as that platform's user-added roots.
+    public func trustStore(on platform: PlatformStore,
+                           fallback: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
+        -> TrustStore
+    {
+        let given = !caFiles.isEmpty || !caPaths.isEmpty || fallback.caFiles != nil || fallback.caPaths != nil
+        guard given else { return platform.roots }
+        let user = try trustStore(fallback: fallback)
+        return .union([platform.roots, user], origin: "\(platform.roots.origin) and \(user.origin)")
+    }
 }

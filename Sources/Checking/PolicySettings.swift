@@ -1,3 +1,4 @@
+import OpenSSLWrapper
 import PolicyEngine
 
 /// What a command line says of the policy (`check`, `verify`, `lint`): a policy file whose apps judge, or one
@@ -11,6 +12,8 @@ public struct PolicySettings: Sendable {
     public var anchors: AnchorSettings
     /// Warn about certificates expiring within this many days.
     public var warnDays: Int
+    /// The platform version judged on (DESIGN §12); nil: the system store, or the anchors given in its place.
+    public var platform: PlatformStore? = nil
 
     public init(config: String?, library: Library, flags: PolicyFlags, anchors: AnchorSettings, warnDays: Int) {
         self.config = config
@@ -21,12 +24,17 @@ public struct PolicySettings: Sendable {
     }
 
     /// The evaluation context: the anchors standing for the system store (`anchorsFromFile` when the command line
-    /// names none), the time, the warning window.
+    /// names none; beside the platform's roots on a platform), the time, the warning window.
     public func context(anchorsFromFile: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
         -> EvaluationContext
     {
-        EvaluationContext(platformAnchors: try anchors.trustStore(fallback: anchorsFromFile), time: anchors.time,
-                          warnDays: warnDays)
+        let store: TrustStore
+        if let platform {
+            store = try anchors.trustStore(on: platform, fallback: anchorsFromFile)
+        } else {
+            store = try anchors.trustStore(fallback: anchorsFromFile)
+        }
+        return EvaluationContext(platformAnchors: store, time: anchors.time, warnDays: warnDays)
     }
 }
 

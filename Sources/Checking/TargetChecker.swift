@@ -15,6 +15,9 @@ public struct TargetChecker: Sendable {
     public var revocation: RevocationMode = .none
     /// Where revocation fetches may connect (`--revocation-allow-private`).
     package var revocationDestination = RevocationDestination(allowsPrivateAddresses: false)
+    /// `--platform`: each presented chain is judged on every platform version instead of by `judge` alone, and the
+    /// versions with the same verdict grouped (DESIGN §12).
+    public var platforms: PlatformJudges? = nil
 
     /// Edges of one target checked at once; more wait for a free slot.
     public static let parallelEdges = 16
@@ -63,14 +66,23 @@ public struct TargetChecker: Sendable {
                 return [failed(name, domain: domain, error, edge: split ? edge : nil)]
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
-            let steps = ChainJudging(judge: judge, revocation: revocation)
-            return steps.outcomes(target: name, domain: domain, presented: result.presented, tls: TLSInfo(result),
-                                  edge: split ? edge : nil, gather: { mode in
-                RevocationGathering.evidence(
-                    mode, presented: result.presented, staple: result.stapledOCSPResponse,
-                    proxies: connection.fetchProxies, family: connection.family, destination: revocationDestination,
-                    deadline: deadline)
-            })
+            // Evidence is the leaf's, whatever the store: fetched once however many platform versions ask for it.
+            var gathered: [RevocationMode: Result<RevocationEvidence, EvidenceFailure>] = [:]
+            let judgeOn = { (judge: Judge) -> [CheckOutcome] in
+                ChainJudging(judge: judge, revocation: revocation).outcomes(
+                    target: name, domain: domain, presented: result.presented, tls: TLSInfo(result),
+                    edge: split ? edge : nil, gather: { mode in
+                        if let found = gathered[mode] { return found }
+                        let found = RevocationGathering.evidence(
+                            mode, presented: result.presented, staple: result.stapledOCSPResponse,
+                            proxies: connection.fetchProxies, family: connection.family,
+                            destination: revocationDestination, deadline: deadline)
+                        gathered[mode] = found
+                        return found
+                    })
+            }
+            guard let platforms else { return judgeOn(judge) }
+            return platforms.outcomes(judgeOn)
         }).flatMap { $0 }
     }
 

@@ -29,6 +29,8 @@ public struct TargetReport: Sendable {
     public var app: AppIdentity? = nil
     /// The edge the chain came from, when `check` split the target into edges.
     public var edge: Edge? = nil
+    /// The platform versions the result holds for (`--platform`); nil when judged on the system store.
+    public var platform: PlatformRange? = nil
 
     public init(target: String, domain: String?, policy: any TrustPolicy, evaluation: Evaluation,
                 extraWarnings: [String], tls: TLSInfo?, app: AppIdentity? = nil) {

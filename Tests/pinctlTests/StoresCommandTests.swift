@@ -32,7 +32,10 @@ import TestSupport
         """
 
     /// Runs `body` with a directory holding the built `stores/`.
-    func withStores(_ body: (TemporaryDirectory) throws -> Void) throws {
+    func withStores(_ body: (TemporaryDirectory) throws -> Void) throws { try Self.withStores(body) }
+
+    /// Runs `body` with a directory holding the built `stores/` (also for the `--platform` tests).
+    static func withStores(_ body: (TemporaryDirectory) throws -> Void) throws {
         try TemporaryDirectory.with { directory in
             let built = try ShellPipeline.output(Self.histories, in: directory.path)
             #expect(built.hasSuffix("roots: 2 in stores/roots"), "\(built)")

@@ -19,6 +19,7 @@ struct CheckCommand: ParsableCommand {
               pinctl check --config pinctl.yaml
               pinctl check api.example.com --mode publickey --pins pins/
               pinctl check api.example.com:8443 '[2001:db8::1]:443' --format json
+              pinctl check --config pinctl.yaml --platform android@24-36 --platform ios@17
               pinctl check --targets-from fleet.txt --quiet --mode publickey --pins pins/
               pinctl check api.example.com --library okhttp --pin sha256/AAAA... \\
                   --pin sha256/BBBB...
@@ -49,6 +50,7 @@ struct CheckCommand: ParsableCommand {
     var jobs: Int?
 
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
+    @OptionGroup(title: "Platforms") var platformOptions: PlatformOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
     /// Targets checked at once by default, at most. A check mostly waits (on the network, or on a silent target until
@@ -69,9 +71,15 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let reporter = Reporter(output: output)
         let judge: Judge
+        let platforms: PlatformJudges?
         let list: (LineInput, name: String)?
         do throws(InputError) {
-            judge = try Judge(policyOptions.settings)
+            platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
+            if let first = platforms?.runs.first {
+                judge = first.judge
+            } else {
+                judge = try Judge(policyOptions.settings)
+            }
             list = try targetsFrom.map(TargetSource.open)
         } catch {
             reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",
@@ -96,6 +104,7 @@ struct CheckCommand: ParsableCommand {
         var configured = TargetChecker(connection: connection.settings, edges: edges.settings, judge: judge)
         configured.revocation = revocation.revocation
         configured.revocationDestination = revocation.destination
+        configured.platforms = platforms
         let checker = configured
         ConcurrentRunner.run(jobs: fittedJobs, next: source.next, work: { input in
             switch input {

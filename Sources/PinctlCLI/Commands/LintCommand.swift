@@ -18,6 +18,7 @@ struct LintCommand: ParsableCommand {
               pinctl lint --config pinctl.yaml
               pinctl lint --config pinctl.yaml --chain next-chain.pem --host api.example.com
               pinctl lint api.example.com --mode publickey --pins pins/ --horizon 90
+              pinctl lint --config pinctl.yaml --platform android@24-36
             """
     )
 
@@ -42,6 +43,7 @@ struct LintCommand: ParsableCommand {
     @OptionGroup(title: "Revocation") var revocation: RevocationOptions
     @OptionGroup(title: "Revocation offline (with --chain)") var evidence: OfflineEvidenceOptions
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
+    @OptionGroup(title: "Platforms") var platformOptions: PlatformOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
     func validate() throws {
@@ -64,13 +66,21 @@ struct LintCommand: ParsableCommand {
         let reporter = LintReporter(output: output)
         var statuses: [ExitStatus] = []
         do throws(InputError) {
-            let judge = try Judge(policyOptions.settings)
+            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
+            let judge: Judge
+            if let first = platforms?.runs.first {
+                judge = first.judge
+            } else {
+                judge = try Judge(policyOptions.settings)
+            }
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
-                let checker = try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles,
-                                                 ocspResponse: evidence.ocspResponse)
-                let outcomes = checker.check(target: chainFiles.joined(separator: ","), domain: host,
-                                             presented: presented)
+                let check = { (judge: Judge) throws(InputError) -> [CheckOutcome] in
+                    try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
+                        .check(target: chainFiles.joined(separator: ","), domain: host, presented: presented)
+                }
+                let outcomes: [CheckOutcome]
+                if let platforms { outcomes = try platforms.outcomes(check) } else { outcomes = try check(judge) }
                 statuses += outcomes.map { lint($0, reporter) }
             } else {
                 let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
@@ -78,6 +88,7 @@ struct LintCommand: ParsableCommand {
                 var checker = TargetChecker(connection: connection.settings, edges: EdgeSettings(), judge: judge)
                 checker.revocation = revocation.revocation
                 checker.revocationDestination = revocation.destination
+                checker.platforms = platforms
                 for target in targets {
                     statuses += checker.check(target).map { lint($0, reporter) }
                 }

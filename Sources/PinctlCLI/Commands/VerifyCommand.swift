@@ -19,6 +19,8 @@ struct VerifyCommand: ParsableCommand {
                   --mode publickey
               pinctl verify --chain next.pem --host api.example.com --library trustkit \\
                   --pins pins/ --include-subdomains
+              pinctl verify --chain next.pem --host api.example.com --pins pins/ \\
+                  --platform android@24-36 --platform ios@17 --stores ~/pinctl-stores
               pinctl verify --chain leaf.pem --chain intermediate.pem \\
                   --host api.example.com --mode certificate --pins root.cer \\
                   --at 2027-01-01T00:00:00Z
@@ -35,6 +37,7 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup(title: "Revocation") var evidence: OfflineEvidenceOptions
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
+    @OptionGroup(title: "Platforms") var platformOptions: PlatformOptions
     @OptionGroup(title: "Output") var output: OutputOptions
 
     func validate() throws {
@@ -50,10 +53,20 @@ struct VerifyCommand: ParsableCommand {
         var status = ExitStatus.trusted
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let judge = try Judge(policyOptions.settings)
-            let checker = try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles,
-                                             ocspResponse: evidence.ocspResponse)
-            let outcomes = checker.check(target: target, domain: host, presented: presented)
+            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
+            let check = { (judge: Judge) throws(InputError) -> [CheckOutcome] in
+                try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
+                    .check(target: target, domain: host, presented: presented)
+            }
+            let judge: Judge
+            let outcomes: [CheckOutcome]
+            if let platforms, let first = platforms.runs.first {
+                judge = first.judge
+                outcomes = try platforms.outcomes(check)
+            } else {
+                judge = try Judge(policyOptions.settings)
+                outcomes = try check(judge)
+            }
             status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()
             for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }

@@ -30,6 +30,10 @@ struct LintReport {
         if let app = report.app {
             members += [("app", .string(app.name)), ("versions", .array(app.versions.map { .string($0) }))]
         }
+        if let platform = report.platform {
+            members.append(("platform", .object([("name", .string(platform.platform)),
+                                                 ("versions", .string(platform.versions))])))
+        }
         members += [
             ("library", .string(report.policy.library.rawValue)),
             ("host", JSONValue(report.domain)),
@@ -75,7 +79,8 @@ struct LintReport {
         let who = report.app.map { app in
             "\(app.name) (\(report.policy.library.rawValue)\(app.versions.isEmpty ? "" : "; " + AppTable.versions(app.versions)))"
         } ?? report.policy.library.rawValue
-        var lines = [Terminal.paint(who, .bold) + " — " + Terminal.safe(report.domain ?? report.target)]
+        let on = report.platform.map { " on \($0.name)" } ?? ""
+        var lines = [Terminal.paint(who + on, .bold) + " — " + Terminal.safe(report.domain ?? report.target)]
         if let why = result.pins.notPinnedBecause { lines.append("  not pinned: " + Terminal.safe(why)) }
         for attribution in result.forecast.attribution {
             lines.append("  " + Terminal.safe("\(attribution.pin.pin.description)  (\(attribution.pin.pin.source))"))

@@ -20,6 +20,8 @@ final class Reporter: @unchecked Sendable {
     /// Prints what one chain came to and returns its exit status.
     func emit(_ judgement: Judge.Judgement, target: String) -> ExitStatus {
         switch judgement {
+        case .reports(let reports) where reports.contains(where: { $0.platform != nil }):
+            emit(platforms: reports)
         case .reports(let reports) where reports.count == 1 && reports[0].app == nil:
             emit(reports[0])
         case .reports(let reports):
@@ -76,8 +78,33 @@ final class Reporter: @unchecked Sendable {
         }
     }
 
+    /// One chain judged on platform versions: the chain once, then a line per (app, platform range).
+    private func emit(platforms reports: [TargetReport]) {
+        if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
+        switch output.format {
+        case .junit, .sarif:
+            collected += reports.map(ResultItem.judged)
+        case .json:
+            for report in reports { print(report.json.serialized) }
+        case .text where output.quiet:
+            reports.forEach(emitQuiet)
+        case .text:
+            guard let first = reports.first else { return }
+            var lines = headerLines(first)
+            let widest = reports.max { $0.evaluation.chain.count < $1.evaluation.chain.count } ?? first
+            lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
+                                at: widest.evaluation.time)
+            lines += reports.map { "  " + $0.platformLine }
+            print(lines.joined(separator: "\n"))
+            for report in reports {
+                for warning in report.warnings { Terminal.warning("\(report.platformName): \(warning)") }
+            }
+        }
+    }
+
     private func emitQuiet(_ report: TargetReport) {
         let who = report.app.map { "\(report.target) (\($0.name))" } ?? report.target
+            + (report.platform.map { " on \($0.name)" } ?? "")
         for (index, line) in report.evaluation.rejectionMessageLines.enumerated() {
             if index == 0 {
                 Terminal.error("\(who): rejected: \(line)")

@@ -41,6 +41,10 @@ extension TargetReport {
         if let app {
             members += [("app", .string(app.name)), ("versions", .array(app.versions.map { .string($0) }))]
         }
+        if let platform {
+            members.append(("platform", .object([("name", .string(platform.platform)),
+                                                 ("versions", .string(platform.versions))])))
+        }
         members += [
             ("library", .string(policy.library.rawValue)),
             ("domain", JSONValue(domain)),

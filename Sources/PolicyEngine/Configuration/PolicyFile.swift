@@ -16,6 +16,8 @@ public struct PolicyFile: Sendable {
         /// The policy file and the line the app's entry starts on.
         public let file: String
         public let line: Int?
+        /// `platforms:` — the platform versions the app runs on (DESIGN §12); nil: the file's default.
+        public var platforms: [PlatformSelector]? = nil
 
         /// Where the app is written: `pinctl.yaml:12`.
         public var location: String { line.map { "\(file):\($0)" } ?? file }
@@ -33,6 +35,8 @@ public struct PolicyFile: Sendable {
     public let caPaths: [String]?
     public let targets: [Target]
     public let apps: [App]
+    /// `platforms:` — the platform versions of every app that names none (DESIGN §12); nil: none.
+    public var platforms: [PlatformSelector]? = nil
 
     /// The apps covering `host`, in file order.
     public func apps(covering host: String) -> [App] { apps.filter { $0.covers(host) } }
@@ -57,7 +61,8 @@ public struct PolicyFile: Sendable {
         var targets: [Target] = []
         var apps: [App] = []
         var sawApps = false
-        for (key, value) in try root.mapping(allowed: ["version", "anchors", "targets", "apps"]) {
+        var platforms: [PlatformSelector]?
+        for (key, value) in try root.mapping(allowed: ["version", "anchors", "targets", "apps", "platforms"]) {
             switch key {
             case "version":
                 guard try value.string() == "1" else { throw value.error("this pinctl reads version 1 policy files") }
@@ -68,6 +73,8 @@ public struct PolicyFile: Sendable {
                     }
                     if anchorKey == "ca-files" { caFiles = paths } else { caPaths = paths }
                 }
+            case "platforms":
+                platforms = try readPlatforms(value)
             case "targets":
                 for entry in try value.sequenceOrScalar() {
                     do {
@@ -90,13 +97,15 @@ public struct PolicyFile: Sendable {
             }
         }
         guard sawApps, !apps.isEmpty else { throw root.error("no apps: a policy file lists the apps under apps:") }
-        return PolicyFile(path: path, caFiles: caFiles, caPaths: caPaths, targets: targets, apps: apps)
+        var file = PolicyFile(path: path, caFiles: caFiles, caPaths: caPaths, targets: targets, apps: apps)
+        file.platforms = platforms
+        return file
     }
 
     private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
         let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
-        let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config"]
-            + settingKeys)
+        let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
+                                                  "platforms"] + settingKeys)
         func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
         guard let nameValue = member("name") else { throw value.error("an app needs a name") }
         let name = try nameValue.string()
@@ -144,8 +153,22 @@ public struct PolicyFile: Sendable {
         case (nil, nil):
             throw value.error("app \(name) needs a policy: (inline) or a config: (the file the app ships)")
         }
-        return App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
-                   file: value.file, line: value.line)
+        var app = App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
+                      file: value.file, line: value.line)
+        app.platforms = try member("platforms").map(readPlatforms)
+        return app
+    }
+
+    /// `platforms: [android@24-36, ios@17]`: selectors as `--platform` takes them.
+    private static func readPlatforms(_ value: YAMLValue) throws(ConfigurationError) -> [PlatformSelector] {
+        try value.sequenceOrScalar().map { (entry) throws(ConfigurationError) in
+            let text = try entry.string()
+            do throws(StoreSnapshotError) {
+                return try PlatformSelector(parsing: text)
+            } catch {
+                throw entry.error(error.description)
+            }
+        }
     }
 
     /// A path of the policy file, relative to the file's folder unless absolute.

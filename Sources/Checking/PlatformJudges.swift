@@ -1,0 +1,187 @@
+import OpenSSLWrapper
+import PolicyEngine
+
+/// Judging on platforms (DESIGN §12): one judge per platform version, each with that version's store where the
+/// system store stands, and the versions whose verdicts are the same grouped into one result per (target, app,
+/// platform range).
+public struct PlatformJudges: Sendable {
+    /// One platform version and the judge that judges on it.
+    public struct Run: Sendable {
+        public let store: PlatformStore
+        public let judge: Judge
+    }
+
+    /// In the order the versions were named.
+    public let runs: [Run]
+    /// The versions (`android@24`) of each app of a policy file that names its own `platforms:`; an app not listed
+    /// is judged on every version.
+    var appVersions: [String: Set<String>] = [:]
+
+    /// What the command line and the policy file ask for: `--platform` for every app; else the file's
+    /// `platforms:`, each app's own or the file's default (an app with neither is judged on every version the file
+    /// names). Nil when neither names a platform: then no snapshot is read.
+    public static func asked(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError)
+        -> PlatformJudges?
+    {
+        if !platforms.selectors.isEmpty { return try PlatformJudges(settings, on: platforms.stores()) }
+        guard let path = settings.config else { return nil }
+        let file: PolicyFile
+        do {
+            file = try PolicyFile.load(path)
+        } catch {
+            throw InputError(error.description)
+        }
+        var named: [String] = []
+        var perApp: [String: [String]] = [:]
+        for app in file.apps {
+            guard let chosen = app.platforms ?? file.platforms else { continue }
+            perApp[app.name] = chosen.map(\.description)
+            for text in perApp[app.name] ?? [] where !named.contains(text) { named.append(text) }
+        }
+        guard !named.isEmpty else { return nil }
+        var judges = try PlatformJudges(settings, on: PlatformSettings(selectors: named,
+                                                                       storesDirectory: platforms.storesDirectory)
+            .stores())
+        for (app, selectors) in perApp {
+            judges.appVersions[app] = try PlatformSettings(selectors: selectors,
+                                                           storesDirectory: platforms.storesDirectory).versionNames()
+        }
+        return judges
+    }
+
+    /// A judge for `settings` on each of `stores`.
+    public init(_ settings: PolicySettings, on stores: [PlatformStore]) throws(InputError) {
+        var runs: [Run] = []
+        for store in stores {
+            var onPlatform = settings
+            onPlatform.platform = store
+            runs.append(Run(store: store, judge: try Judge(onPlatform)))
+        }
+        self.runs = runs
+    }
+
+    /// The outcomes of `check` on every version, grouped: the reports of consecutive versions of one platform with
+    /// the same verdict become one report carrying their `PlatformRange`.
+    public func outcomes<E: Error>(_ check: (Judge) throws(E) -> [CheckOutcome]) throws(E) -> [CheckOutcome] {
+        var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
+        for run in runs {
+            let outcomes = try check(run.judge).map { outcome -> CheckOutcome in
+                guard case .judged(let target, .reports(let reports), let edge) = outcome else { return outcome }
+                return .judged(target: target, .reports(reports.filter { runsOn($0, run.store) }), edge: edge)
+            }
+            results.append((run.store, outcomes))
+        }
+        return Self.grouped(results)
+    }
+
+    /// Whether the report's app runs on that version (its own `platforms:` name it, or it names none).
+    private func runsOn(_ report: TargetReport, _ store: PlatformStore) -> Bool {
+        guard let app = report.app?.name, let versions = appVersions[app] else { return true }
+        return versions.contains(store.snapshot.name)
+    }
+
+    static func grouped(_ results: [(store: PlatformStore, outcomes: [CheckOutcome])]) -> [CheckOutcome] {
+        var judged: (target: String, edge: Edge?)?
+        var others: [CheckOutcome] = []
+        var failures: (list: [FailureReport], edge: Edge?) = ([], nil)
+        var said: Set<String> = []
+        for (index, result) in results.enumerated() {
+            for outcome in result.outcomes {
+                switch outcome {
+                case .judged(let target, .reports, let edge):
+                    judged = (target, edge)
+                case .judged:
+                    // No app covers the domain, or a policy that cannot be built: the same on every version.
+                    if index == 0 { others.append(outcome) }
+                case .failed(let list, let edge):
+                    // Evidence an app asked for on the versions that trust the chain: its error once, whichever.
+                    for failure in list where said.insert("\(failure.app?.name ?? "")\n\(failure.message)").inserted {
+                        failures.list.append(failure)
+                    }
+                    failures.edge = edge
+                }
+            }
+        }
+        var reports: [TargetReport] = []
+        var start = results.startIndex
+        while start < results.endIndex {
+            let platform = results[start].store.snapshot.platform
+            let end = results[start...].firstIndex { $0.store.snapshot.platform != platform } ?? results.endIndex
+            reports += group(results[start..<end].map { ($0.store.snapshot, Self.reports(in: $0.outcomes)) },
+                             platform: platform)
+            start = end
+        }
+        var outcomes: [CheckOutcome] = []
+        if let judged, !reports.isEmpty {
+            outcomes.append(.judged(target: judged.target, .reports(reports), edge: judged.edge))
+        }
+        outcomes += others
+        if !failures.list.isEmpty { outcomes.append(.failed(failures.list, edge: failures.edge)) }
+        return outcomes
+    }
+
+    /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report. A
+    /// version without the app's report (its evidence could not be had) ends a run.
+    private static func group(_ versions: [(snapshot: StoreSnapshot, reports: [TargetReport])], platform: String)
+        -> [TargetReport]
+    {
+        var apps: [String] = []
+        for report in versions.flatMap(\.reports) where !apps.contains(report.app?.name ?? "") {
+            apps.append(report.app?.name ?? "")
+        }
+        var grouped: [TargetReport] = []
+        for app in apps {
+            var run: (report: TargetReport, first: StoreSnapshot, last: StoreSnapshot)?
+            func close() {
+                guard var report = run?.report, let first = run?.first, let last = run?.last else { return }
+                report.platform = PlatformRange(platform: platform, first: first, last: last,
+                                                missingRoot: missingRoot(report))
+                grouped.append(report)
+                run = nil
+            }
+            for (snapshot, reports) in versions {
+                guard let report = reports.first(where: { ($0.app?.name ?? "") == app }) else {
+                    close()
+                    continue
+                }
+                if let current = run?.report, Verdict(current) == Verdict(report) {
+                    run?.last = snapshot
+                } else {
+                    close()
+                    run = (report, snapshot, snapshot)
+                }
+            }
+            close()
+        }
+        return grouped
+    }
+
+    private static func reports(in outcomes: [CheckOutcome]) -> [TargetReport] {
+        for case .judged(_, .reports(let reports), _) in outcomes { return reports }
+        return []
+    }
+
+    /// The issuer of the top certificate of a chain no anchor of the store issued.
+    private static func missingRoot(_ report: TargetReport) -> String? {
+        guard case .untrustedChain(let failure, _, _)? = report.evaluation.rejection?.reason, failure.isMissingIssuer,
+              let top = report.evaluation.builtChain.last ?? report.evaluation.chain.last else { return nil }
+        return top.issuer
+    }
+
+    /// What makes two versions' verdicts the same: trusted or why not, on what basis, and the root a store lacks.
+    private struct Verdict: Equatable {
+        let trusted: Bool
+        let code: String?
+        let basis: String?
+        let pin: String?
+        let missingRoot: String?
+
+        init(_ report: TargetReport) {
+            trusted = report.evaluation.isTrusted
+            code = report.evaluation.rejection?.reason.code
+            basis = report.evaluation.trustBasis?.code
+            pin = report.evaluation.matchedPin?.source.description
+            missingRoot = PlatformJudges.missingRoot(report)
+        }
+    }
+}

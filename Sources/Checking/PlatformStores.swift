@@ -1,0 +1,72 @@
+import OpenSSLWrapper
+import PolicyEngine
+
+/// One platform version a chain is judged on (DESIGN §12): its snapshot, and its roots as the store that stands
+/// where the system store stands without a platform.
+public struct PlatformStore: Sendable {
+    public let snapshot: StoreSnapshot
+    /// The snapshot's roots, as anchors.
+    public let roots: TrustStore
+}
+
+/// The platform versions `--platform` names (repeatable, `android@24-36`), read from the snapshot directory of
+/// `--stores` or `PINCTL_STORES`. Without a platform nothing is read and nothing changes.
+public struct PlatformSettings: Sendable {
+    /// The selectors as given, `NAME[@VERSIONS]`.
+    public var selectors: [String]
+    /// The snapshot directory (`--stores`, else `PINCTL_STORES`).
+    public var storesDirectory: String?
+
+    public init(selectors: [String] = [], storesDirectory: String? = nil) {
+        self.selectors = selectors
+        self.storesDirectory = storesDirectory
+    }
+
+    /// The names (`android@24`) of the versions the selectors name, without reading a root.
+    public func versionNames() throws(InputError) -> Set<String> {
+        do throws(StoreSnapshotError) {
+            let snapshots = try StoreSnapshots(directory: storesDirectory)
+            var names: Set<String> = []
+            for text in selectors {
+                names.formUnion(try snapshots.select(try PlatformSelector(parsing: text)).map(\.name))
+            }
+            return names
+        } catch {
+            throw InputError("platforms: \(error.description)")
+        }
+    }
+
+    /// Every version the selectors name, in the order named and oldest first within each, a version named twice
+    /// once. A selector, version or snapshot directory that cannot be used is an input error naming what there is.
+    public func stores() throws(InputError) -> [PlatformStore] {
+        guard !selectors.isEmpty else { return [] }
+        do throws(StoreSnapshotError) {
+            let snapshots = try StoreSnapshots(directory: storesDirectory)
+            // Versions share most roots: each is read once.
+            var read: [String: X509Certificate] = [:]
+            var stores: [PlatformStore] = []
+            for text in selectors {
+                let selector = try PlatformSelector(parsing: text)
+                for snapshot in try snapshots.select(selector)
+                where !stores.contains(where: { $0.snapshot.name == snapshot.name }) {
+                    var roots: [X509Certificate] = []
+                    for id in snapshot.rootIDs.sorted() {
+                        if let root = read[id] {
+                            roots.append(root)
+                            continue
+                        }
+                        let root = try snapshots.root(id)
+                        read[id] = root
+                        roots.append(root)
+                    }
+                    // One origin for every version of a platform, so grouped versions say the same.
+                    stores.append(PlatformStore(snapshot: snapshot,
+                                                roots: .anchors(roots, origin: "the \(snapshot.platform) store")))
+                }
+            }
+            return stores
+        } catch {
+            throw InputError("--platform: \(error.description)")
+        }
+    }
+}
