@@ -141,6 +141,12 @@ import TestSupport
             let kotlin = try export(file, ["--app", "sdk", "--to", "okhttp", "--format", "kotlin"])
             #expect(kotlin.status == 0, "\(kotlin)")
             #expect(kotlin.stdout.contains("\n        \"\(written)\",\n"), "\(kotlin)")
+            // Whitespace okio skips is not kept: a text list could not hold it (found by FuzzOkHttpSource).
+            let spaced = try directory.write("Spaced.kt", text: """
+                val pinner = CertificatePinner.Builder().add("api.example.com", "sha256/\\tlrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=").build()
+                """)
+            let canonical = try PinctlProcess.run(["config", "import", spaced, "--library", "okhttp"])
+            #expect(canonical.stdout.contains("api.example.com: [\(LibraryCerts.pin(of: "leaf.pem"))]"), "\(canonical)")
             let trustKit = try export(file, ["--app", "sdk", "--to", "trustkit", "--format", "json"])
             #expect(trustKit.status == 0, "\(trustKit)")
             #expect(trustKit.stdout.contains("\"lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=\""), "\(trustKit)")

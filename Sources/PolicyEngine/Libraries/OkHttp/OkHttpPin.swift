@@ -25,9 +25,15 @@ public enum OkHttpPin {
         guard let hash = decodeBase64(units.dropFirst(algorithm.rawValue.count + 1)) else {
             throw OkHttpPattern.Refusal(okhttp: "Invalid pin hash: \(text)")
         }
+        // The text is kept when it differs only in its base64 (URL-safe, unpadded): whitespace okio skips would not
+        // survive a text list, and is nothing a reviewer greps for.
         let canonical = algorithm.rawValue + "/" + Data(hash).base64EncodedString()
+        let plain = text.utf8.dropFirst(algorithm.rawValue.count + 1).allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || [0x2B, 0x2F, 0x2D, 0x5F, 0x3D].contains(byte)
+        }
         return PublicKeyPin(algorithm: algorithm, hash: hash, source: source,
-                            written: text == canonical ? nil : .init(library: .okhttp, text: text))
+                            written: text == canonical || !plain ? nil : .init(library: .okhttp, text: text))
     }
 
     /// okio's `decodeBase64ToArray`, over UTF-16 code units as Kotlin reads a String: trailing `=`, `\n`, `\r`,
