@@ -23,7 +23,12 @@ enum OkHttpSourceFuzz {
                 continue
             }
             for entry in policy.entries {
-                guard case .file(path, let line?, nil) = entry.pin.source.place else {
+                // A pin read from constants names them as well: `.configuration(path, line, "from PIN (line 3)")`.
+                let line: Int
+                switch entry.pin.source.place {
+                case .file(path, let at?, nil): line = at
+                case .configuration(path, let at?, let keyPath) where keyPath.hasPrefix("from "): line = at
+                default:
                     Fuzz.require(false, "pin source \(entry.pin.source) is not a line of \(path)")
                     return
                 }
