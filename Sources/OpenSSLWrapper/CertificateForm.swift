@@ -6,18 +6,18 @@ internal import COpenSSL
 enum CertificateForm {
     /// The first certificate below the anchor of `chain` (leaf first) whose form is refused, with why. A chain of
     /// one certificate is the anchor itself, taken as given.
-    static func firstViolation(in chain: [OpaquePointer]) -> WildcardExclusion.Violation? {
+    static func firstViolation(in chain: [OpaquePointer]) -> ChainViolation? {
         guard chain.count > 1 else { return nil }
         for (depth, certificate) in chain.enumerated().dropLast() {
             if let problem = serialProblem(certificate) {
-                return WildcardExclusion.Violation(certificate: certificate, depth: depth, message: problem)
+                return ChainViolation(certificate: certificate, depth: depth, message: problem)
             }
         }
         // A leaf that is a CA: "the cA boolean indicates whether the certified public key may be used to verify
         // certificate signatures" — a server's certificate is an end entity (CA/Browser Forum BR §7.1.2.7.8).
         // The flag, not X509_check_ca: that is false for a CA whose key usage lacks keyCertSign.
         if X509_get_extension_flags(chain[0]) & UInt32(EXFLAG_CA) != 0 {
-            return WildcardExclusion.Violation(
+            return ChainViolation(
                 certificate: chain[0], depth: 0,
                 message: "the server's certificate is a CA certificate (basicConstraints cA TRUE); a TLS server's "
                     + "certificate is an end entity (CA/Browser Forum Baseline Requirements §7.1.2.7.8)")

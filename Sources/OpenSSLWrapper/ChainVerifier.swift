@@ -107,20 +107,17 @@ public enum ChainVerifier {
                 code: KeyPolicy.keyCode(depth: depth), depth: depth, certificate: certificate, message: problem)
             return
         }
-        if let violation = CertificateForm.firstViolation(in: chain) {
-            recorder.record(code: X509_V_ERR_INVALID_EXTENSION, depth: violation.depth,
-                            certificate: violation.certificate, message: violation.message)
+        // Each check with the code of OpenSSL's nearest one; the first violation found is the chain's failure.
+        let checks: [(code: Int32, firstViolation: ([OpaquePointer]) -> ChainViolation?)] = [
+            (X509_V_ERR_INVALID_EXTENSION, CertificateForm.firstViolation),
+            (X509_V_ERR_INVALID_EXTENSION, NameConstraintsForm.firstViolation),
+            (X509_V_ERR_EXCLUDED_VIOLATION, WildcardExclusion.firstViolation),
+        ]
+        for check in checks {
+            guard let violation = check.firstViolation(chain) else { continue }
+            recorder.record(code: check.code, depth: violation.depth, certificate: violation.certificate,
+                            message: violation.message)
             return
-        }
-        if let violation = NameConstraintsForm.firstViolation(in: chain) {
-            recorder.record(code: X509_V_ERR_INVALID_EXTENSION, depth: violation.depth,
-                            certificate: violation.certificate, message: violation.message)
-            return
-        }
-        if let violation = WildcardExclusion.firstViolation(in: chain) {
-            recorder.record(
-                code: X509_V_ERR_EXCLUDED_VIOLATION, depth: violation.depth, certificate: violation.certificate,
-                message: violation.message)
         }
     }
 

@@ -7,21 +7,21 @@ internal import COpenSSL
 enum NameConstraintsForm {
     /// The first certificate of `chain` (leaf first) whose name constraints, or whose names under constraints, are
     /// not in the form RFC 5280 gives them.
-    static func firstViolation(in chain: [OpaquePointer]) -> WildcardExclusion.Violation? {
+    static func firstViolation(in chain: [OpaquePointer]) -> ChainViolation? {
         var constrained = false
         for (depth, certificate) in chain.enumerated().reversed() {
             let index = X509_get_ext_by_NID(certificate, NID_name_constraints, -1)
             if index >= 0 {
                 constrained = true
                 if let problem = problem(of: certificate, extensionAt: index, isLeaf: depth == 0) {
-                    return WildcardExclusion.Violation(certificate: certificate, depth: depth, message: problem)
+                    return ChainViolation(certificate: certificate, depth: depth, message: problem)
                 }
             }
             // "the name MUST be located within at least one of the permitted subtrees": a malformed name lies in
             // none, whatever OpenSSL's comparison says.
             if constrained, depth == 0, let malformed = X509Certificate.alternativeNames(of: certificate)
                 .first(where: { $0.hasPrefix("DNS:") && !isDNSName(String($0.dropFirst(4))) }) {
-                return WildcardExclusion.Violation(
+                return ChainViolation(
                     certificate: certificate, depth: depth,
                     message: "the subject alternative name \(malformed) is not a DNS name, so it is within no "
                         + "subtree of the name constraints above it (RFC 5280 §4.2.1.10)")

@@ -6,16 +6,9 @@ internal import COpenSSL
 /// so that exclusion holds, but it is not inside `test.example.com`, though as a wildcard it covers
 /// test.example.com. A CA that excludes test.example.com must not let a leaf claim `*.example.com`.
 package enum WildcardExclusion {
-    struct Violation {
-        /// The certificate carrying the wildcard, and its depth in the chain.
-        let certificate: OpaquePointer
-        let depth: Int
-        let message: String
-    }
-
     /// The first wildcard DNS SAN of `chain` (leaf first) that reaches into a DNS subtree excluded by a CA above it,
     /// the anchor included (OpenSSL applies an anchor's name constraints too).
-    static func firstViolation(in chain: [OpaquePointer]) -> Violation? {
+    static func firstViolation(in chain: [OpaquePointer]) -> ChainViolation? {
         for (caDepth, ca) in chain.enumerated().dropFirst() {
             let excluded = excludedDNSSubtrees(of: ca)
             guard !excluded.isEmpty else { continue }
@@ -29,7 +22,7 @@ package enum WildcardExclusion {
                     }
                     let message = "the wildcard DNS:\(wildcard) covers names in the DNS subtree \(subtree), which "
                         + "\(X509Certificate.subject(of: ca)) excludes (name constraints)"
-                    return Violation(certificate: chain[depth], depth: depth, message: message)
+                    return ChainViolation(certificate: chain[depth], depth: depth, message: message)
                 }
             }
         }

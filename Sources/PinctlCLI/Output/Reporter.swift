@@ -51,35 +51,23 @@ final class Reporter: @unchecked Sendable {
 
     /// Several apps judging one chain: the chain once, then a row per app, then why each rejection happened.
     private func emit(group reports: [TargetReport]) {
-        if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
-        switch output.format {
-        case .junit, .sarif:
-            collected += reports.map(ResultItem.judged)
-        case .json:
-            for report in reports { print(report.json.serialized) }
-        case .text where output.quiet:
-            reports.forEach(emitQuiet)
-        case .text:
-            guard let first = reports.first else { return }
-            var lines = headerLines(first)
-            let widest = reports.max { $0.evaluation.chain.count < $1.evaluation.chain.count } ?? first
-            lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
-                                at: widest.evaluation.time)
-            lines += AppTable(reports: reports).lines
-            for report in reports {
-                let name = report.app?.name ?? report.target
-                lines += PathReport(evaluation: report.evaluation).lines(verbose: output.verbose)
-                    .map { "  " + Terminal.safe("\(name): \($0)") }
-            }
-            print(lines.joined(separator: "\n"))
-            for report in reports {
-                for warning in report.warnings { Terminal.warning("\(report.app?.name ?? report.target): \(warning)") }
+        emit(sharing: reports, label: { $0.app?.name ?? $0.target }) { reports in
+            AppTable(reports: reports).lines + reports.flatMap { report in
+                PathReport(evaluation: report.evaluation).lines(verbose: output.verbose)
+                    .map { "  " + Terminal.safe("\(report.app?.name ?? report.target): \($0)") }
             }
         }
     }
 
     /// One chain judged on platform versions: the chain once, then a line per (app, platform range).
     private func emit(platforms reports: [TargetReport]) {
+        emit(sharing: reports, label: \.platformName) { reports in reports.map { "  " + $0.platformLine } }
+    }
+
+    /// Reports of one chain: in text, the chain once (the longest built, where stores completed it differently),
+    /// then `rows`, then each report's warnings under `label`; every other format gives each report alone.
+    private func emit(sharing reports: [TargetReport], label: (TargetReport) -> String,
+                      rows: ([TargetReport]) -> [String]) {
         if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
         switch output.format {
         case .junit, .sarif:
@@ -94,10 +82,10 @@ final class Reporter: @unchecked Sendable {
             let widest = reports.max { $0.evaluation.chain.count < $1.evaluation.chain.count } ?? first
             lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
                                 at: widest.evaluation.time)
-            lines += reports.map { "  " + $0.platformLine }
+            lines += rows(reports)
             print(lines.joined(separator: "\n"))
             for report in reports {
-                for warning in report.warnings { Terminal.warning("\(report.platformName): \(warning)") }
+                for warning in report.warnings { Terminal.warning("\(label(report)): \(warning)") }
             }
         }
     }
