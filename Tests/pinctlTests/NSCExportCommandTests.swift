@@ -103,6 +103,26 @@ import TestSupport
         }
     }
 
+    /// A namespace declared on an inner element goes with it: the `tools:` attribute was written without its
+    /// `xmlns:tools`, and the export did not parse.
+    @Test func aNamespaceDeclaredInsideIsWrittenWhereItWas() throws {
+        try TemporaryDirectory.with { directory in
+            let config = try directory.write("network_security_config.xml", text: """
+                <network-security-config>
+                    <base-config xmlns:tools="http://schemas.android.com/tools" tools:ignore="X"/>
+                </network-security-config>
+                """)
+            let file = try directory.write("pinctl.yaml", text: "apps:\n  - { name: a, library: nsc, config: \(config) }\n")
+            let exported = try PinctlProcess.run(["config", "export", "--config", file, "--app", "a", "--to", "nsc"])
+            #expect(exported.status == 0, "\(exported)")
+            #expect(exported.stdout.contains(
+                "<base-config xmlns:tools=\"http://schemas.android.com/tools\" tools:ignore=\"X\"/>"), "\(exported)")
+            let again = try directory.write("again.xml", text: exported.stdout)
+            let reread = try PinctlProcess.run(["config", "import", again, "--library", "nsc"])
+            #expect(reread.status == 0, "\(reread)")
+        }
+    }
+
     @Test func everyValidConfigExportsStrictlyAndKeepsEveryVerdict() throws {
         try TemporaryDirectory.with { directory in
             let xml = try directory.makeDirectory("res/xml")

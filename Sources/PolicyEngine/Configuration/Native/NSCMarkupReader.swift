@@ -33,12 +33,9 @@ enum NSCMarkupReader {
         return markup
     }
 
-    /// The root's markup: the document's comments before it stand before `self`, its namespace declarations lead
-    /// its attributes.
+    /// The root's markup: the document's comments before it stand before `self`.
     static func rootMarkup(of root: XMLElement, path: String) -> NSCMarkup {
         var markup = markup(of: root, path: path)
-        let attributes = root.namespaceDeclarations + (markup.attributes["self"] ?? [])
-        if !attributes.isEmpty { markup.attributes["self"] = attributes }
         if !root.leadingComments.isEmpty { markup.items["self", default: []] += root.leadingComments.map(comment) }
         return markup
     }
@@ -50,8 +47,8 @@ enum NSCMarkupReader {
     {
         NetworkSecurityConfig.WrittenElement(
             name: element.name,
-            attributes: element.attributes.filter { keepsPrefixed || !$0.name.contains(":") }
-                .map { ($0.name, $0.value) },
+            attributes: (keepsPrefixed ? element.namespaceDeclarations : [])
+                + element.attributes.filter { keepsPrefixed || !$0.name.contains(":") }.map { ($0.name, $0.value) },
             text: element.text.unicodeScalars.allSatisfy(\.isBlankOrNewline) ? "" : element.text,
             children: element.children.filter { keepsPrefixed || !$0.name.contains(":") }
                 .map { written($0, path: path, keepsPrefixed: keepsPrefixed) },
@@ -89,8 +86,11 @@ enum NSCMarkupReader {
         if !pending.isEmpty { markup.items[prefix + "end", default: []] += pending }
     }
 
+    /// The attributes Android does not read, after the namespaces the element declares (a `tools:` attribute needs
+    /// its `xmlns:tools` wherever that is declared).
     private static func unread(_ element: XMLElement) -> [(name: String, value: String)] {
         let known = read[element.name] ?? []
-        return element.attributes.filter { !known.contains($0.name) }.map { ($0.name, $0.value) }
+        return element.namespaceDeclarations
+            + element.attributes.filter { !known.contains($0.name) }.map { ($0.name, $0.value) }
     }
 }
