@@ -88,11 +88,23 @@ import TestSupport
     }
 
     /// Two servers on one port of 127.0.0.1 and 127.0.0.2 under the name pinning.test, which DNS does not know.
+    /// The kernel chooses the first port on 127.0.0.1 only, so the same port on 127.0.0.2 may be taken (CI saw it
+    /// once, with the suite's other servers about): then both start again on a new port, a few times at most.
     static func twoAddresses() throws -> (OpenSSLServer, OpenSSLServer) {
-        let first = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key", "-cert_chain", "intermediate-ca.pem"])
-        let second = try OpenSSLServer(["-cert", "leaf-rekeyed.pem", "-key", "leaf-rekeyed.key", "-cert_chain",
-                                        "intermediate-ca.pem"], host: "127.0.0.2", port: first.port)
-        return (first, second)
+        var attempt = 1
+        while true {
+            let first = try OpenSSLServer(["-cert", "leaf.pem", "-key", "leaf.key", "-cert_chain",
+                                           "intermediate-ca.pem"])
+            do {
+                let second = try OpenSSLServer(["-cert", "leaf-rekeyed.pem", "-key", "leaf-rekeyed.key",
+                                                "-cert_chain", "intermediate-ca.pem"],
+                                               host: "127.0.0.2", port: first.port)
+                return (first, second)
+            } catch let error as TestServerError where attempt < 5 && error.description.contains("in use") {
+                first.stop()
+                attempt += 1
+            }
+        }
     }
 
     @Test func everyResolvedAddressIsAnEdge() throws {
