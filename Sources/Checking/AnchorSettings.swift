@@ -40,14 +40,15 @@ public struct AnchorSettings: Sendable {
     }
 
     /// The anchors on a platform version (DESIGN §12): its store's roots, and beside them the anchors given
-    /// (`caFiles`/`caPaths`, else the policy file's `fallback`) as that platform's user-added roots.
+    /// (`caFiles`/`caPaths`, else the policy file's `fallback`) as that platform's user-added roots, which come back
+    /// apart too (nil when none are given), since some of the platform's rules treat them differently.
     public func trustStore(on platform: PlatformStore,
                            fallback: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
-        -> TrustStore
+        -> (store: TrustStore, userRoots: TrustStore?)
     {
         let given = !caFiles.isEmpty || !caPaths.isEmpty || fallback.caFiles != nil || fallback.caPaths != nil
-        guard given else { return platform.roots }
+        guard given else { return (platform.roots, nil) }
         let user = try trustStore(fallback: fallback)
-        return .union([platform.roots, user], origin: "\(platform.roots.origin) and \(user.origin)")
+        return (.union([platform.roots, user], origin: "\(platform.roots.origin) and \(user.origin)"), user)
     }
 }

@@ -7,6 +7,22 @@ public struct PlatformStore: Sendable {
     public let snapshot: StoreSnapshot
     /// The snapshot's roots, as anchors.
     public let roots: TrustStore
+
+    /// The version's verifier rules (DESIGN §12), with `userRoots` as the roots its user added.
+    ///
+    /// Apple's from iOS 13 and macOS 10.15, the releases HT210176 names. Android's PKIX validation
+    /// (conscrypt's TrustManagerImpl hands the anchor to `PKIXParameters` as a `TrustAnchor`) never reads a trust
+    /// anchor's dates, on every API level. pinctl's own rules (SAN-only names, RSA 2048, no SHA-1 below the
+    /// anchor) are stricter than Android's ChainStrengthAnalyzer (RSA 1024; SHA-1 refused only since conscrypt's
+    /// change of April 2018): on Android they can refuse what a device accepts, never the other way.
+    public func rules(userRoots: TrustStore?) -> PlatformRules {
+        let version = snapshot.version
+        let apple = (snapshot.platform == "ios" && version >= PlatformVersion("13")!)
+            || (snapshot.platform == "macos" && version >= PlatformVersion("10.15")!)
+        return PlatformRules(appliesAppleServerPolicy: apple,
+                             checksAnchorValidity: snapshot.platform != "android", systemRoots: roots,
+                             userRoots: userRoots)
+    }
 }
 
 /// The platform versions `--platform` names (repeatable, `android@24-36`), read from the snapshot directory of

@@ -28,13 +28,13 @@ public struct PolicySettings: Sendable {
     public func context(anchorsFromFile: (caFiles: [String]?, caPaths: [String]?) = (nil, nil)) throws(InputError)
         -> EvaluationContext
     {
-        let store: TrustStore
-        if let platform {
-            store = try anchors.trustStore(on: platform, fallback: anchorsFromFile)
-        } else {
-            store = try anchors.trustStore(fallback: anchorsFromFile)
+        guard let platform else {
+            return EvaluationContext(platformAnchors: try anchors.trustStore(fallback: anchorsFromFile),
+                                     time: anchors.time, warnDays: warnDays)
         }
-        return EvaluationContext(platformAnchors: store, time: anchors.time, warnDays: warnDays)
+        let (store, userRoots) = try anchors.trustStore(on: platform, fallback: anchorsFromFile)
+        return EvaluationContext(platformAnchors: store, time: anchors.time, warnDays: warnDays,
+                                 platformRules: platform.rules(userRoots: userRoots))
     }
 }
 

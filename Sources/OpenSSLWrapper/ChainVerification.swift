@@ -13,12 +13,16 @@ public struct VerificationOptions: Sendable {
     /// Whether the trust anchor's own validity dates count. They do on Apple's platforms and in OpenSSL; Android's
     /// PKIX validation never checks a trust anchor's dates, so an expired root in its store still anchors.
     public var checksAnchorValidity: Bool
+    /// The rules of the platform version judged on (DESIGN §12), applied to a chain that verified; nil: none.
+    public var platformRules: PlatformRules?
 
-    public init(time: Date, checksServerUsage: Bool, hostName: String?, checksAnchorValidity: Bool = true) {
+    public init(time: Date, checksServerUsage: Bool, hostName: String?, checksAnchorValidity: Bool = true,
+                platformRules: PlatformRules? = nil) {
         self.time = time
         self.checksServerUsage = checksServerUsage
         self.hostName = hostName
-        self.checksAnchorValidity = checksAnchorValidity
+        self.checksAnchorValidity = checksAnchorValidity && platformRules?.checksAnchorValidity != false
+        self.platformRules = platformRules
     }
 
     /// AFSecurityPolicy's validatesDomainName: server usage and the name together, or neither.

@@ -67,7 +67,16 @@ public enum ChainVerifier {
             if recorder.first == nil { checkChain(built, into: recorder) }
             // The certificates past the untrusted ones came from the store: the last of them is the anchor.
             let endsAtAnchor = built.count > Int(X509_STORE_CTX_get_num_untrusted(ctx))
-            return readBack(built, failure: recorder.first, known: known, origin: store.origin, endsAtAnchor: endsAtAnchor)
+            let verified = readBack(built, failure: recorder.first, known: known, origin: store.origin,
+                                    endsAtAnchor: endsAtAnchor)
+            // The platform's rules judge the path built, like pinctl's own checks, so that backtracking tries
+            // another path when they refuse this one (Apple's path builder weighs policy failures the same way).
+            // They are the rules of a TLS server policy: a basic X.509 evaluation has none of them.
+            guard verified.failure == nil, options.checksServerUsage, let anchor = verified.anchor,
+                  let violation = options.platformRules?.firstViolation(in: verified.chain, anchor: anchor)
+            else { return verified }
+            return ChainVerification(chain: verified.chain, failure: violation, warnings: verified.warnings,
+                                     anchor: anchor)
         }
     }
 

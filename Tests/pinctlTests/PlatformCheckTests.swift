@@ -22,7 +22,7 @@ import TestSupport
             #expect(apple.status == 1, "\(apple)")
             #expect(apple.stdout.hasSuffix("""
 
-                  ios@17: TRUSTED
+                  ios@17: \(PlatformVerifyTests.appleValidity)
                   ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
                 """), "\(apple)")
@@ -53,7 +53,7 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("""
-                  validating on ios@17: TRUSTED
+                  validating on ios@17: \(PlatformVerifyTests.appleValidity)
                   validating on ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
                   leaf-pinned on ios@17-18: TRUSTED
 

@@ -7,6 +7,11 @@ import TestSupport
 @Suite struct PlatformVerifyTests {
     static let otherRoot = "CN=Other Test Root CA,O=Other Test"
     static let testRoot = "CN=pinctl Test Root CA,O=pinctl Test"
+    /// What iOS 13 on says of the leaf of certs/ (valid for 100 years) on a chain to a root of its store: more than
+    /// Apple's 398 days (PlatformRulesTests has chains that keep Apple's rules).
+    static let appleValidity = "REJECTED platform-rule — platform rule: certificate #0 (CN=pinning.test): the leaf "
+        + "is valid for 36524 days, longer than the 398 days for a certificate issued from 1 September 2020 "
+        + "(HT211025) that Apple allows a chain to a system root (Security SecPolicyCheckValidityPeriodMaximums)"
 
     /// `pinctl verify` run in certs/ with the snapshots of `directory`.
     func verify(_ arguments: [String], stores directory: TemporaryDirectory) throws -> PinctlProcess.Result {
@@ -36,7 +41,7 @@ import TestSupport
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.hasSuffix("""
                   android@24-25: TRUSTED
-                  ios@17: TRUSTED
+                  ios@17: \(Self.appleValidity)
                   ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
                 """), "\(result)")

@@ -82,7 +82,8 @@ public final class ChainOracle: @unchecked Sendable {
         let result = ChainVerifier.verify(
             leaf: presented[0], untrusted: untrusted ?? Array(presented.dropFirst()), store: store,
             options: VerificationOptions(time: context.time, checksServerUsage: checks.serverUsage,
-                                         hostName: checks.hostName, checksAnchorValidity: checksAnchorValidity))
+                                         hostName: checks.hostName, checksAnchorValidity: checksAnchorValidity,
+                                         platformRules: context.platformRules))
         let validation = ChainValidation(
             anchors: anchors, anchorsDescription: store.origin, chain: result.chain, failure: result.failure,
             anchor: result.anchor, anchorSources: result.anchor.map { sources(holding: $0, in: anchors) } ?? [],

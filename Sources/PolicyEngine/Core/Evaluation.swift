@@ -9,11 +9,14 @@ public struct EvaluationContext: Sendable {
     public let time: Date
     /// Certificates expiring within this many days are warned about.
     public let warnDays: Int
+    /// The verifier rules of the platform version judged on (DESIGN §12); nil without `--platform`.
+    public let platformRules: PlatformRules?
 
-    public init(platformAnchors: TrustStore, time: Date, warnDays: Int = 30) {
+    public init(platformAnchors: TrustStore, time: Date, warnDays: Int = 30, platformRules: PlatformRules? = nil) {
         self.platformAnchors = platformAnchors
         self.time = time
         self.warnDays = warnDays
+        self.platformRules = platformRules
     }
 }
 

@@ -13,6 +13,9 @@ public enum RejectionReason: Sendable {
     case notForTLSServer(VerificationFailure)
     case expired(VerificationFailure)
     case notYetValid(VerificationFailure)
+    /// The platform version judged on refuses the chain by a rule of its own (DESIGN §12), named with its source in
+    /// the failure's message.
+    case platformRule(VerificationFailure)
     /// A pinning policy with nothing pinned; the sentence says what is missing.
     case noPins(String)
     /// The validated chain holds none of the pinned certificates.
@@ -40,6 +43,7 @@ public enum RejectionReason: Sendable {
         case VerificationFailure.hostnameMismatch, VerificationFailure.ipAddressMismatch:
             .hostnameMismatch(failure, domain: domain ?? "")
         case VerificationFailure.invalidPurpose where failure.depth == 0: .notForTLSServer(failure)
+        case PlatformRules.failureCode: .platformRule(failure)
         default: .untrustedChain(failure, anchors: anchors, leadsToNoPin: leadsToNoPin && failure.isMissingIssuer)
         }
     }
@@ -53,6 +57,7 @@ public enum RejectionReason: Sendable {
         case .notForTLSServer: "not-for-tls-server"
         case .expired: "expired"
         case .notYetValid: "not-yet-valid"
+        case .platformRule: "platform-rule"
         case .noPins: "no-pins"
         case .pinNotInChain: "pin-not-in-chain"
         case .publicKeyNotPinned: "public-key-not-pinned"
@@ -69,7 +74,7 @@ public enum RejectionReason: Sendable {
     public var verificationFailure: VerificationFailure? {
         switch self {
         case .untrustedChain(let failure, _, _), .hostnameMismatch(let failure, _), .notForTLSServer(let failure),
-            .expired(let failure), .notYetValid(let failure):
+            .expired(let failure), .notYetValid(let failure), .platformRule(let failure):
             failure
         default: nil
         }
@@ -148,6 +153,8 @@ public enum RejectionReason: Sendable {
         case .notYetValid:
             let date = certificate.map { Timestamp.iso8601($0.notBefore) } ?? "?"
             return "not yet valid: \(named) is valid only from \(date) (evaluated at \(Timestamp.iso8601(time)))"
+        case .platformRule(let failure):
+            return "platform rule: \(named): \(failure.message)"
         case .noPins(let what):
             return "no pins: \(what)"
         case .noEvaluator(let host):

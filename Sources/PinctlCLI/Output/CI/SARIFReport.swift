@@ -16,6 +16,7 @@ struct SARIFReport {
         "not-for-tls-server": "The leaf's key usage does not allow TLS server authentication.",
         "expired": "A certificate of the chain has expired.",
         "not-yet-valid": "A certificate of the chain is not valid yet.",
+        "platform-rule": "The platform version judged on refuses the chain by a rule of its own.",
         "no-pins": "A pinning policy pins nothing.",
         "pin-not-in-chain": "No pinned certificate is in the chain.",
         "public-key-not-pinned": "No key of the chain is pinned.",
