@@ -13,8 +13,17 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
+scripts/setup.sh
 echo "== building pinctl"
-swift build --product pinctl 2>&1 | tail -n 1
+build_log=$(mktemp)
+if ! swift build --product pinctl >"$build_log" 2>&1; then
+    # The compiler's own words: every error with the source lines it points at, else the end of the log.
+    grep -A3 'error:' "$build_log" >&2 || tail -n 40 "$build_log" >&2
+    echo "demo: the build failed (the full log: $build_log)" >&2
+    exit 1
+fi
+tail -n 1 "$build_log"
+rm -f "$build_log"
 pinctl="$root/.build/debug/pinctl"
 work=$(mktemp -d)
 server_pid=""
