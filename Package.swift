@@ -113,8 +113,11 @@ let package = Package(
                 "TextSyntax",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // `pinctl --version`'s commit, written before every build.
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(name: "pinctl", dependencies: ["PinctlCLI"], linkerSettings: releaseLinking),
         .executableTarget(
             name: "PinctlServe",
@@ -158,7 +161,8 @@ package.targets += fuzzTargets.map {
 // Swift loads the CLibXML2 module again in every module that imports XMLTree, directly or not (an `internal import`
 // hides its names, not the module), so every Swift target needs libxml2's header directory, not XMLTree alone: without
 // it a clean build stops at "'libxml/parser.h' file not found" in PolicyEngine.
-for target in package.targets where target.type != .system && target.name != "CLibXML2" && target.name != "CLibPSL"
+for target in package.targets
+    where target.type != .system && target.type != .plugin && target.name != "CLibXML2" && target.name != "CLibPSL"
     && target.name != "CLazyLibrary" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]
 }

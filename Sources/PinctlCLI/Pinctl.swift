@@ -3,6 +3,7 @@ import Checking
 import FileAccess
 import FoundationEssentials
 import Glibc
+import OpenSSLWrapper
 
 /// The entry of both executables: pinctl, and pinctl-serve (which adds the exporter for `pinctl serve`).
 package enum PinctlMain {
@@ -26,7 +27,7 @@ struct Pinctl: ParsableCommand {
               pinctl verify --chain next.pem --host api.example.com --pins pins/ \\
                   --mode publickey
             """,
-        version: PinctlVersion.current,
+        version: PinctlVersion.lines.joined(separator: "\n"),
         subcommands: [
             CheckCommand.self, VerifyCommand.self, LintCommand.self, DiagnoseCommand.self, BackupKeyCommand.self,
             ChainCommand.self, ExtractCommand.self, ConfigCommand.self, StoresCommand.self, ServeCommand.self,
@@ -41,7 +42,7 @@ struct Pinctl: ParsableCommand {
         // What ArgumentParser prints for it, without building the argument sets of every command by reflection
         // first: that is 5.7 M instructions, most of the run (#12).
         if arguments == ["--version"] {
-            print(PinctlVersion.current)
+            print(PinctlVersion.lines.joined(separator: "\n"))
             return
         }
         do {
@@ -92,4 +93,12 @@ private func wantsJSON(_ arguments: [String]) -> Bool {
 
 enum PinctlVersion {
     static let current = "0.1.0"
+
+    /// `pinctl --version`: the version, the commit it was built from, the OpenSSL it runs on (and, when they differ,
+    /// the one it was built with), one line each.
+    static var lines: [String] {
+        let running = OpenSSLVersion.running
+        return ["pinctl \(current)", "commit \(BuildInfo.commit)",
+                running == OpenSSLVersion.built ? running : "\(running) (built with \(OpenSSLVersion.built))"]
+    }
 }

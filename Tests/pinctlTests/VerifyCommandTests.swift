@@ -148,7 +148,17 @@ import TestSupport
     @Test func versionAndHelpExitZeroAndEveryCommandShowsAnExample() throws {
         let version = try PinctlProcess.run(["--version"])
         #expect(version.status == 0)
-        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let lines = version.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(version)")
+        #expect(lines[0].wholeMatch(of: /pinctl [0-9]+\.[0-9]+\.[0-9]+/) != nil, "\(version)")
+        // The commit as git names it, when the tests run in a checkout (a tarball's build says "unknown").
+        let commit = try ShellPipeline.output("git -C .. rev-parse --short=12 HEAD 2>/dev/null || echo unknown")
+        #expect(lines[1] == "commit \(commit)" || lines[1] == "commit \(commit), with changes not committed",
+                "\(version)")
+        // The OpenSSL pinctl loads is the library the openssl CLI reports ("… (Library: OpenSSL 3.0.x …)").
+        let cli = try ShellPipeline.output("openssl version")
+        let library = cli.firstMatch(of: /\(Library: (.*)\)/).map { String($0.1) } ?? cli
+        #expect(lines[2] == library || lines[2].hasPrefix("\(library) (built with "), "\(version) vs \(cli)")
         for arguments in [["--help"], ["verify", "--help"], ["help", "verify"]] {
             let help = try PinctlProcess.run(arguments)
             #expect(help.status == 0, "\(arguments): \(help)")
