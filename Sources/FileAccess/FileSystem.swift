@@ -144,6 +144,19 @@ public enum FileSystem {
         guard let fd = PathBytes.withCString(path, { open($0, flags, mode) }) else { throw .nulByte }
         guard fd >= 0 else { throw FileSystemError(errno: errno) }
         defer { close(fd) }
+        try writeAll(bytes, to: fd)
+    }
+
+    /// Appends to the file at `path`, made (0666 less the umask) when it is not there: nothing it holds is lost.
+    public static func append(_ bytes: [UInt8], to path: String) throws(FileSystemError) {
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC
+        guard let fd = PathBytes.withCString(path, { open($0, flags, 0o666) }) else { throw .nulByte }
+        guard fd >= 0 else { throw FileSystemError(errno: errno) }
+        defer { close(fd) }
+        try writeAll(bytes, to: fd)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(FileSystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }

@@ -52,6 +52,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Platforms") var platformOptions: PlatformOptions
     @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var reportFiles: ReportFileOptions
 
     /// Targets checked at once by default, at most. A check mostly waits (on the network, or on a silent target until
     /// its timeout), so the default is sized for waiting, not for the CPUs; the runner goes beyond 16 threads only for
@@ -69,7 +70,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reporter = Reporter(output: output)
+        let reporter = Reporter(output: output, files: reportFiles)
         let judge: Judge
         let platforms: PlatformJudges?
         let list: (LineInput, name: String)?
@@ -122,7 +123,7 @@ struct CheckCommand: ParsableCommand {
             progress.advance(to: index + 1)
         })
         progress.clear()
-        reporter.finish(summary: judge.isPolicyFile ? summary : nil)
+        status = ExitStatus.combined([status, reporter.finish(summary: judge.isPolicyFile ? summary : nil)])
         if status != .trusted { try status.exit() }
     }
 

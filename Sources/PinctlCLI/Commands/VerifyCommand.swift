@@ -39,6 +39,7 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup(title: "Policy") var policyOptions: PolicyOptions
     @OptionGroup(title: "Platforms") var platformOptions: PlatformOptions
     @OptionGroup(title: "Output") var output: OutputOptions
+    @OptionGroup(title: "Output") var reportFiles: ReportFileOptions
 
     func validate() throws {
         guard !chainFiles.isEmpty else { throw ValidationError("missing --chain FILE: the certificates to evaluate") }
@@ -48,7 +49,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reporter = Reporter(output: output)
+        let reporter = Reporter(output: output, files: reportFiles)
         let target = chainFiles.joined(separator: ",")
         var status = ExitStatus.trusted
         do throws(InputError) {
@@ -70,7 +71,7 @@ struct VerifyCommand: ParsableCommand {
             status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
             var summary = BreakageSummary()
             for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }
-            reporter.finish(summary: judge.isPolicyFile ? summary : nil)
+            status = ExitStatus.combined([status, reporter.finish(summary: judge.isPolicyFile ? summary : nil)])
         } catch {
             reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,
                                              code: "input", message: error.description))

@@ -17,12 +17,16 @@ struct OutputOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
-        // JUnit is written with libxml2, opened only now: a missing library is said before any work, not after it.
-        guard format == .junit else { return }
+        if format == .junit { try Self.openXML(for: "--format junit") }
+    }
+
+    /// JUnit is written with libxml2, opened only when asked for: a missing library is said before any work, not
+    /// after it.
+    static func openXML(for option: String) throws {
         do {
             try XMLLibrary.open()
         } catch {
-            throw ValidationError("--format junit: \(error)")
+            throw ValidationError("\(option): \(error)")
         }
     }
 }

@@ -5,6 +5,8 @@ import PolicyEngine
 /// or, with `force`, renamed over it.
 struct OutputFile {
     let path: String
+    /// The option that named the file, for messages.
+    var option = "--out"
 
     func write(_ contents: [UInt8], force: Bool) throws(InputError) {
         do throws(FileSystemError) {
@@ -29,7 +31,7 @@ struct OutputFile {
                 try FileSystem.link(staged, to: path)
             }
         } catch {
-            throw InputError("--out \(path): \(error.reason)")
+            throw InputError("\(option) \(path): \(error.reason)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Checking
+import FileAccess
 import FoundationEssentials
 import Glibc
 import OpenSSLWrapper
@@ -10,12 +11,18 @@ import PolicyEngine
 // @unchecked Sendable: used from the one thread that prints results in order.
 final class Reporter: @unchecked Sendable {
     let output: OutputOptions
-    /// What a JUnit or SARIF document is made of, kept until `finish`.
+    /// What a JUnit, SARIF or Markdown document is made of, kept until `finish` when one is asked for.
     private var collected: [ResultItem] = []
     /// `::error` lines for GitHub Actions' annotations, in text mode there.
     private let annotates = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
-    init(output: OutputOptions) { self.output = output }
+    /// The files the run's reports also go to.
+    let files: ReportFileOptions
+
+    init(output: OutputOptions, files: ReportFileOptions = ReportFileOptions()) {
+        self.output = output
+        self.files = files
+    }
 
     /// Prints what one chain came to and returns its exit status.
     func emit(_ judgement: Judge.Judgement, target: String) -> ExitStatus {
@@ -36,9 +43,10 @@ final class Reporter: @unchecked Sendable {
 
     func emit(_ report: TargetReport) {
         if annotates, output.format == .text { GitHubAnnotations.emit(.judged(report)) }
+        keep([.judged(report)])
         switch output.format {
         case .junit, .sarif:
-            collected.append(.judged(report))
+            break
         case .json:
             print(report.json.serialized)
         case .text where output.quiet:
@@ -69,9 +77,10 @@ final class Reporter: @unchecked Sendable {
     private func emit(sharing reports: [TargetReport], label: (TargetReport) -> String,
                       rows: ([TargetReport]) -> [String]) {
         if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
+        keep(reports.map(ResultItem.judged))
         switch output.format {
         case .junit, .sarif:
-            collected += reports.map(ResultItem.judged)
+            break
         case .json:
             for report in reports { print(report.json.serialized) }
         case .text where output.quiet:
@@ -102,9 +111,44 @@ final class Reporter: @unchecked Sendable {
         }
     }
 
+    /// Keeps results for the documents written at the end, when one is asked for.
+    private func keep(_ items: [ResultItem]) {
+        if output.format == .junit || output.format == .sarif || files.asksForAny { collected += items }
+    }
+
     /// The end of the run: the closing line of a policy-file run in text (which apps, and which of their versions,
-    /// a chain breaks), or the JUnit or SARIF document of everything emitted.
-    func finish(summary: BreakageSummary? = nil) {
+    /// a chain breaks), or the JUnit or SARIF document of everything emitted; then the files `--sarif-file` and
+    /// `--summary-file` name. Returns `inputError` when one of those cannot be written (said on stderr), for the
+    /// exit status: a CI job must not pass without the report it asked for.
+    @discardableResult
+    func finish(summary: BreakageSummary? = nil) -> ExitStatus {
+        printDocument(summary: summary)
+        var status = ExitStatus.trusted
+        for (document, path) in files.newFiles {
+            let bytes: [UInt8] = switch document {
+            case .sarif: Array((SARIFReport(collected).json.serialized + "\n").utf8)
+            case .junit: Array(JUnitReport(collected).document)
+            case .json: Array(collected.map { $0.json.serialized + "\n" }.joined().utf8)
+            }
+            do {
+                try OutputFile(path: path, option: document.rawValue).write(bytes, force: false)
+            } catch {
+                Terminal.error(error.description)
+                status = .inputError
+            }
+        }
+        if let path = files.summaryFile {
+            do throws(FileSystemError) {
+                try FileSystem.append(Array(MarkdownSummary(collected).document.utf8), to: path)
+            } catch {
+                Terminal.error("--summary-file \(path): \(error.reason)")
+                status = .inputError
+            }
+        }
+        return status
+    }
+
+    private func printDocument(summary: BreakageSummary?) {
         switch output.format {
         case .text:
             guard let summary, !output.quiet || !summary.broken.isEmpty else { return }
@@ -128,21 +172,15 @@ final class Reporter: @unchecked Sendable {
 
     /// A further failure for the same target (another app of the policy file): recorded, not said again on stderr.
     func emitQuietly(_ failure: FailureReport) {
-        switch output.format {
-        case .json: print(failure.json.serialized)
-        case .junit, .sarif: collected.append(.failed(failure))
-        case .text: break
-        }
+        keep([.failed(failure)])
+        if output.format == .json { print(failure.json.serialized) }
     }
 
     /// When no evaluation could happen: `verdict: error` with DESIGN §2's code, and the message on stderr.
     func emitError(_ failure: FailureReport) {
         if annotates, output.format == .text { GitHubAnnotations.emit(.failed(failure)) }
-        switch output.format {
-        case .json: print(failure.json.serialized)
-        case .junit, .sarif: collected.append(.failed(failure))
-        case .text: break
-        }
+        keep([.failed(failure)])
+        if output.format == .json { print(failure.json.serialized) }
         Terminal.error(failure.message)
     }
 

@@ -10,6 +10,47 @@ enum OutputEscapingFuzz {
         let text = String(decoding: bytes, as: UTF8.self)
         checkTerminal(text)
         checkXML(text)
+        checkMarkdown(text)
+    }
+
+    /// Markdown (the job summary): every ASCII punctuation character is backslash-escaped or part of one of the
+    /// three entities, nothing is a control character, and undoing that gives the text with each control, format or
+    /// separator character as a space.
+    static func checkMarkdown(_ text: String) {
+        let escaped = Array(MarkdownText.escaped(text).unicodeScalars)
+        var decoded = String.UnicodeScalarView()
+        var index = 0
+        while index < escaped.count {
+            let scalar = escaped[index]
+            Fuzz.require(scalar.properties.generalCategory != .control, "a control character reaches Markdown")
+            if scalar == "\\" {
+                Fuzz.require(index + 1 < escaped.count, "a lone backslash ends the Markdown")
+                decoded.append(escaped[index + 1])
+                index += 2
+                continue
+            }
+            if scalar == "&" {
+                // Compared scalar by scalar: as Characters, "&lt;" and a combining mark after it would not match.
+                let entity = ["&amp;": "&", "&lt;": "<", "&gt;": ">"].first {
+                    escaped[index...].starts(with: $0.key.unicodeScalars)
+                }
+                Fuzz.require(entity != nil, "a bare & reaches Markdown")
+                decoded.append(contentsOf: entity!.value.unicodeScalars)
+                index += entity!.key.unicodeScalars.count
+                continue
+            }
+            let punctuation = [0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E].contains { $0.contains(scalar.value) }
+            Fuzz.require(!punctuation, "\(scalar) reaches Markdown bare")
+            decoded.append(scalar)
+            index += 1
+        }
+        let expected = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: " "
+            default: scalar
+            }
+        }))
+        Fuzz.require(String(decoded) == expected, "Markdown does not read back as the text")
     }
 
     /// No control character, C1 control or bidirectional override; no workflow command for a GitHub Actions runner

@@ -1,0 +1,65 @@
+import Checking
+import FoundationEssentials
+import PolicyEngine
+
+/// A run as a Markdown table for a CI job's summary (`--summary-file`, GitHub's `$GITHUB_STEP_SUMMARY`): a row per
+/// (target, app, platform range) with the verdict, its reason and, for a trusted chain, the day the first rotation
+/// that breaks the app is due (the forecast `pinctl lint` makes). Every cell goes through `MarkdownText`.
+struct MarkdownSummary {
+    let items: [ResultItem]
+
+    init(_ items: [ResultItem]) { self.items = items }
+
+    var document: String {
+        var lines = ["### pinctl", ""]
+        var counts = (trusted: 0, rejected: 0, errors: 0)
+        lines.append("| Target | App | Platform | Verdict | Reason | Breaks on |")
+        lines.append("|---|---|---|---|---|---|")
+        for item in items {
+            let cells: [String]
+            switch item {
+            case .judged(let report):
+                let verdict: String
+                if report.evaluation.isTrusted {
+                    counts.trusted += 1
+                    verdict = "✅ trusted"
+                } else {
+                    counts.rejected += 1
+                    verdict = "❌ rejected"
+                }
+                cells = [report.target, report.app?.name ?? "", report.platform?.name ?? "", verdict,
+                         reason(report), breaksOn(report)]
+            case .failed(let failure):
+                counts.errors += 1
+                cells = [failure.target ?? "", failure.app?.name ?? "", "", "⚠️ error",
+                         "\(failure.code): \(failure.message)", ""]
+            }
+            // The verdict cells are pinctl's own words; the rest is escaped whole.
+            lines.append("| " + cells.enumerated().map { $0.offset == 3 ? $0.element : MarkdownText.escaped($0.element) }
+                .joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append("\(counts.trusted) trusted, \(counts.rejected) rejected, \(counts.errors) "
+            + (counts.errors == 1 ? "error" : "errors"))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The reason code and its first line, or what trusted the chain.
+    private func reason(_ report: TargetReport) -> String {
+        switch report.evaluation.verdict {
+        case .trusted(let basis): basis.code
+        case .rejected(let rejection):
+            rejection.reason.code + (report.evaluation.rejectionMessageLines.first.map { ": \($0)" } ?? "")
+        }
+    }
+
+    /// "2027-03-01 (new-ca)": when the first rotation that breaks the app is due; empty when none does, or when the
+    /// chain is not trusted today (it is broken already).
+    private func breaksOn(_ report: TargetReport) -> String {
+        guard report.evaluation.isTrusted, let domain = report.domain else { return "" }
+        let forecast = RotationForecast(pins: report.policy.appliedPins(for: domain),
+                                        builtChain: report.evaluation.builtChain)
+        guard let date = forecast.breaksOn else { return "" }
+        return Timestamp.day(date) + (forecast.breakingEvent.map { " (\($0.rawValue))" } ?? "")
+    }
+}

@@ -1,0 +1,11 @@
+import Checking
+
+extension ResultItem {
+    /// The JSON object `--format json` prints for the result.
+    var json: JSONValue {
+        switch self {
+        case .judged(let report): report.json
+        case .failed(let failure): failure.json
+        }
+    }
+}
