@@ -45,7 +45,10 @@ test_tools=(
     "default-jdk-headless/javac: tests compile pinctl's Java exports"
     "git/git: tests build store snapshots from small git histories"
 )
-ci_tools=("prometheus/prometheus: scripts/serve-prometheus.sh scrapes pinctl serve with it")
+ci_tools=(
+    "prometheus/prometheus: scripts/serve-prometheus.sh scrapes pinctl serve with it"
+    "lintian/lintian: scripts/package-deb.sh checks the package with it"
+)
 
 wanted=("${build[@]}")
 $tests && wanted+=("${test_tools[@]}")

@@ -4,11 +4,19 @@
 # releaseLinking), which the debug build of `swift test` does not exercise. The suites that run `pinctl serve` (the
 # exporter's, and CommandAgreementTests, which compares serve's probe with check, verify and lint) need pinctl-serve
 # beside pinctl and are left to the plain suite, which keeps this step to about two minutes.
-# Needs the debug test build (`swift test` first). Extra arguments go to `swift test`.
+# Needs the debug test build (`swift test` first). Extra arguments go to `swift test`. With PINCTL_BINARY set (e.g.
+# /usr/bin/pinctl from scripts/package-deb.sh's package), that binary is tested instead, serve's suites included,
+# and nothing is built.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
+if [ -n "${PINCTL_BINARY:-}" ]; then
+    # An installed pinctl (the Debian package's /usr/bin/pinctl): tested as it is, with the exporter beside it.
+    echo "test-release.sh: testing $PINCTL_BINARY ($("$PINCTL_BINARY" --version | head -n 1))"
+    swift test --skip-build --filter pinctlTests "$@"
+    exit
+fi
 swift build -c release --static-swift-stdlib --product pinctl --scratch-path .build-release 2>&1 | tail -n 1
 PINCTL_BINARY="$root/.build-release/release/pinctl" \
     swift test --skip-build --filter pinctlTests --skip 'pinctlTests\.(Serve[A-Za-z]*|CommandAgreement)Tests' "$@"

@@ -70,6 +70,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        try reportFiles.refuseExistingFiles()
         let reporter = Reporter(output: output, files: reportFiles)
         let judge: Judge
         let platforms: PlatformJudges?

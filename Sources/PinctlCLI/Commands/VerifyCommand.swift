@@ -49,6 +49,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        try reportFiles.refuseExistingFiles()
         let reporter = Reporter(output: output, files: reportFiles)
         let target = chainFiles.joined(separator: ",")
         var status = ExitStatus.trusted

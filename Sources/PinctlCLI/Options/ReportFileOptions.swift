@@ -1,5 +1,4 @@
 import ArgumentParser
-import FileAccess
 
 /// `--sarif-file`, `--junit-file`, `--json-file` and `--summary-file`: the reports a run of check or verify also
 /// writes, whatever `--format` is, so that one run (one handshake per target) gives a CI job its log, its report
@@ -32,18 +31,13 @@ struct ReportFileOptions: ParsableArguments {
         case sarif = "--sarif-file", junit = "--junit-file", json = "--json-file"
     }
 
-    /// The documents asked for, with their files; each file must not exist.
+    /// The documents asked for, with their files; each file must not exist (`refuseExistingFiles`).
     var newFiles: [(document: Document, path: String)] {
         [(Document.sarif, sarifFile), (.junit, junitFile), (.json, jsonFile)]
             .compactMap { document, path in path.map { (document, $0) } }
     }
 
     func validate() throws {
-        // Before any work: a run must not end by failing to write its report, nor overwrite a file.
-        for (document, path) in newFiles where (try? FileSystem.linkKind(of: path)) != nil {
-            throw ValidationError("\(document.rawValue) \(path): exists; nothing was checked (remove it or name "
-                + "another)")
-        }
         if let junitFile { try OutputOptions.openXML(for: "--junit-file \(junitFile)") }
     }
 }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# package-deb.sh — makes pinctl_VERSION_ARCH.deb from the release build (README's "Build and install"):
+#   /usr/lib/pinctl/pinctl and pinctl-serve (stripped), /usr/bin/pinctl a link to the first, so that `pinctl serve`
+#   finds pinctl-serve beside the binary it runs from; a man page for pinctl and each subcommand, made from the
+#   ArgumentParser definitions by swift-argument-parser's generate-manual; bash, zsh and fish completions from
+#   `pinctl --generate-completion-script`; Depends: the run-time packages README names; changelog and copyright.
+# Then it runs lintian on the package when lintian is installed (scripts/setup.sh --ci installs it) and stops on
+# an error. The .deb is written to the repository root (or --out DIR); an existing one is replaced only with
+# --force.
+#
+# Usage: scripts/package-deb.sh [--out DIR] [--force]     (DEBFULLNAME and DEBEMAIL name the maintainer)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+out=$root force=false
+while [ $# -gt 0 ]; do
+    case $1 in
+        --out) [ $# -ge 2 ] || { echo "package-deb.sh: --out needs a directory" >&2; exit 2; }; out=$2; shift ;;
+        --force) force=true ;;
+        -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "package-deb.sh: unknown option '$1' (expected --out DIR, --force)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ -d "$out" ] || { echo "package-deb.sh: --out $out is not a directory" >&2; exit 2; }
+
+scripts/setup.sh
+build() {   # the release build README installs, in .build-release (scripts/test-release.sh shares it)
+    local log
+    log=$(mktemp)
+    if ! swift build -c release --static-swift-stdlib --scratch-path .build-release "$@" >"$log" 2>&1; then
+        grep -A3 'error:' "$log" >&2 || tail -n 40 "$log" >&2
+        echo "package-deb.sh: the build failed (the full log: $log)" >&2
+        exit 1
+    fi
+    rm -f "$log"
+}
+echo "package-deb.sh: building pinctl and pinctl-serve (release)" >&2
+build --product pinctl
+build --product pinctl-serve
+bin=.build-release/release
+# generate-manual is swift-argument-parser's tool behind its generate-manual plugin, built from the checkout SwiftPM
+# resolved (an executable of that package, so a product of it). Run directly, it reads the release build above; the
+# plugin would make another release build first.
+swift build --package-path .build-release/checkouts/swift-argument-parser --scratch-path .build-release/generate-manual \
+    --product generate-manual >/dev/null 2>&1 \
+    || { echo "package-deb.sh: cannot build swift-argument-parser's generate-manual" >&2; exit 1; }
+generate_manual=$(swift build --package-path .build-release/checkouts/swift-argument-parser \
+    --scratch-path .build-release/generate-manual --show-bin-path)/generate-manual
+
+version=$("$bin/pinctl" --version | sed -n '1s/^pinctl //p')
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package-deb.sh: cannot read the version ('$version')" >&2; exit 1; }
+arch=$(dpkg --print-architecture)
+deb="$out/pinctl_${version}_${arch}.deb"
+if [ -e "$deb" ] && ! $force; then
+    echo "package-deb.sh: $deb exists; --force replaces it" >&2
+    exit 1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pinctl-deb.XXXXXX")
+trap 'rm -rf -- "$work"' EXIT
+pkg="$work/pinctl"
+install -d "$pkg/DEBIAN" "$pkg/usr/bin" "$pkg/usr/lib/pinctl" "$pkg/usr/share/man/man1" "$pkg/usr/share/doc/pinctl" \
+    "$pkg/usr/share/bash-completion/completions" "$pkg/usr/share/zsh/vendor-completions" \
+    "$pkg/usr/share/fish/vendor_completions.d"
+install -s -m 755 "$bin/pinctl" "$bin/pinctl-serve" "$pkg/usr/lib/pinctl/"
+# The compilers' version strings: nothing at run time reads them.
+objcopy --remove-section .comment "$pkg/usr/lib/pinctl/pinctl"
+objcopy --remove-section .comment "$pkg/usr/lib/pinctl/pinctl-serve"
+ln -s ../lib/pinctl/pinctl "$pkg/usr/bin/pinctl"
+
+# Man pages: pinctl.1 and pinctl.SUBCOMMAND.1, dated by the commit (reproducible), compressed as Debian wants.
+date=$(git log -1 --format=%cs 2>/dev/null || date -u +%F)
+"$generate_manual" "$bin/pinctl" --multi-page --date "$date" \
+    --authors "the pinctl developers" --output-directory "$pkg/usr/share/man/man1" >/dev/null
+# `pinctl help` is ArgumentParser's own help command: its page says nothing the others do not.
+rm -f "$pkg/usr/share/man/man1/pinctl.help.1"
+# Made the way man-db and lintian read pages: pinctl.config.export.1 becomes pinctl-config-export.1 (as git's
+# pages are named), whose NAME is that one word, so that whatis can index it, while its SYNOPSIS still shows the
+# command as typed; descriptions without quotes, and a paragraph mark where a blank line would be.
+for page in "$pkg"/usr/share/man/man1/pinctl.*.1; do
+    words=$(basename "$page" .1 | tr . ' ')
+    name=${words// /-}
+    sed -e "s/^\.Dt [^ ]* 1\$/.Dt ${name^^} 1/" \
+        -e "0,/^\.Nm \"$words\"\$/s//.Nm $name/" \
+        -e "s/^\.Nm\$/.Nm \"$words\"/" \
+        "$page" >"$(dirname "$page")/$name.1"
+    rm -f "$page"
+done
+for page in "$pkg"/usr/share/man/man1/*.1; do
+    sed -i -e 's/^\.Nd "\(.*\)"$/.Nd \1/' -e 's/^$/.Pp/' -e '/^\.Xr pinctl\.help 1/d' "$page"
+    # SEE ALSO names the pages by their new names.
+    perl -pi -e 's/^(\.Xr )(pinctl\.[a-z.-]+)/$1 . ($2 =~ tr|.|-|r)/e' "$page"
+done
+gzip -9n "$pkg"/usr/share/man/man1/*.1
+
+# bash-completion sources its scripts: the #! line ArgumentParser writes first has no use there.
+"$bin/pinctl" --generate-completion-script bash | sed '1{/^#!/d}' >"$pkg/usr/share/bash-completion/completions/pinctl"
+"$bin/pinctl" --generate-completion-script zsh >"$pkg/usr/share/zsh/vendor-completions/_pinctl"
+"$bin/pinctl" --generate-completion-script fish >"$pkg/usr/share/fish/vendor_completions.d/pinctl.fish"
+chmod 644 "$pkg"/usr/share/*/completions/* "$pkg"/usr/share/zsh/vendor-completions/* \
+    "$pkg"/usr/share/fish/vendor_completions.d/*
+
+commit=$("$bin/pinctl" --version | sed -n '2s/^commit //p')
+# Who answers for the package: DEBFULLNAME and DEBEMAIL, as Debian's tools read them.
+maintainer="${DEBFULLNAME:-pinctl developers} <${DEBEMAIL:-pinctl@example.org}>"
+changed=$(git log -1 --format=%cD 2>/dev/null || date -uR)
+cat >"$work/changelog" <<EOF
+pinctl ($version) unstable; urgency=medium
+
+  * Built from commit $commit.
+
+ -- $maintainer  $changed
+EOF
+gzip -9nc "$work/changelog" >"$pkg/usr/share/doc/pinctl/changelog.gz"
+install -m 644 packaging/copyright "$pkg/usr/share/doc/pinctl/copyright"
+
+# Depends: exactly the run-time packages README's "Build and install" names, read from it.
+depends=$(sed -n 's/^Depends: //p' README.md)
+[[ -n $depends && $depends != *$'\n'* ]] || { echo "package-deb.sh: README.md needs one 'Depends: …' line" >&2; exit 1; }
+size=$(du -sk --exclude=DEBIAN "$pkg" | cut -f1)
+cat >"$pkg/DEBIAN/control" <<EOF
+Package: pinctl
+Version: $version
+Architecture: $arch
+Maintainer: $maintainer
+Installed-Size: $size
+Depends: $depends
+Section: net
+Priority: optional
+Description: TLS pinning and trust evaluation for the apps in the field
+ pinctl judges a server's certificate chain as the pinning libraries apps ship
+ do (AFNetworking, Alamofire, TrustKit, OkHttp, Android's Network Security
+ Configuration), for every app of a policy file at once, live or offline, so
+ that a certificate rotation is checked in CI before it ships. It runs on
+ OpenSSL 3; pinctl serve exports the verdicts as Prometheus metrics.
+EOF
+
+(cd "$pkg" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
+dpkg-deb --build --root-owner-group "$pkg" "$work/pinctl.deb" >/dev/null
+if command -v lintian >/dev/null 2>&1; then
+    # Errors stop the package; warnings are printed (README's packaging notes say why those that remain do).
+    lintian --fail-on error --no-tag-display-limit "$work/pinctl.deb" >&2 \
+        || { echo "package-deb.sh: lintian found errors" >&2; exit 1; }
+else
+    echo "package-deb.sh: lintian is not installed: the package was not checked (scripts/setup.sh --ci)" >&2
+fi
+mv -f "$work/pinctl.deb" "$deb"
+echo "$deb"
