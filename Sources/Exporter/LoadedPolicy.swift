@@ -17,12 +17,29 @@ struct LoadedPolicy: Sendable {
         } catch {
             throw InputError(error.description)
         }
+        if let refusal = platformsRefusal(file, path: settings.configPath) { throw InputError(refusal) }
         do {
             return LoadedPolicy(file: file, store: try settings.trustStore(file.caFiles, file.caPaths),
                                 loadedAt: Date())
         } catch {
             throw InputError("\(error)")
         }
+    }
+
+    /// serve judges on one store, the system's (or the anchors given): a file that names platform versions (DESIGN
+    /// §12) would get from `check` a verdict per version and from serve one that holds for none of them, so it is
+    /// refused, naming the key, rather than judged otherwise than `check` judges it.
+    static func platformsRefusal(_ file: PolicyFile, path: String) -> String? {
+        let place: String
+        if file.platforms != nil {
+            place = "\(path): platforms:"
+        } else if let app = file.apps.first(where: { $0.platforms != nil }) {
+            place = "\(app.location): app \(app.name): platforms:"
+        } else {
+            return nil
+        }
+        return "\(place) pinctl serve does not judge on platform versions yet; pinctl check and verify do "
+            + "(remove platforms: from the file serve reads)"
     }
 
     /// Whether `target` is one of the file's `targets:` (the host compared without case).
