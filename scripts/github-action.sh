@@ -29,7 +29,10 @@ format=${INPUT_FORMAT:-sarif}
 fail_on=${INPUT_FAIL_ON:-rejected}
 pinctl=${INPUT_PINCTL:-pinctl}
 case $format in sarif | junit | json) ;; *) fail "format: '$format' is not sarif, junit or json" ;; esac
-case $fail_on in rejected | error | input | never) ;; *) fail "fail-on: '$fail_on' is not rejected, error, input or never" ;; esac
+case $fail_on in
+    rejected | error | input | never) ;;
+    *) fail "fail-on: '$fail_on' is not rejected, error, input or never" ;;
+esac
 for variable in RUNNER_TEMP GITHUB_OUTPUT GITHUB_STEP_SUMMARY; do
     [ -n "${!variable:-}" ] || fail "$variable is not set: this script runs as a step of GitHub Actions"
 done

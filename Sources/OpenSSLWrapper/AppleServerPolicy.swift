@@ -121,14 +121,14 @@ enum AppleServerPolicy {
         guard let limit, period > limit.seconds else { return nil }
         let days = (period / day * 100).rounded() / 100
         let whose = anchor == .system ? "a chain to a system root" : "a chain to any root"
-        return Violation(depth: 0, message: "the leaf is valid for \(days.formatted()) days, longer than the "
+        return Violation(depth: 0, message: "the leaf is valid for \(days.dayCountText) days, longer than the "
             + "\(limit.words) that Apple allows \(whose) (Security SecPolicyCheckValidityPeriodMaximums)")
     }
 }
 
 extension Double {
     /// 398, 825.04: no trailing zeros, no exponent.
-    fileprivate func formatted() -> String {
+    fileprivate var dayCountText: String {
         self == rounded() ? String(Int(self)) : String(self)
     }
 }

@@ -9,13 +9,8 @@ import TestSupport
 @Suite struct PlatformRulesTests {
     /// AOSP API 24 and Apple's trust store of iOS 17 hold the Platforms root and the expired one; iOS 18's has the
     /// Platforms root moved to certificates/removed, so that `--ca-file root.pem` makes it a user root there.
-    static let histories = """
-        set -e
-        export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@pinning.test GIT_COMMITTER_NAME=test \
-        GIT_COMMITTER_EMAIL=test@pinning.test
+    static let histories = StoresCommandTests.historyPreamble + """
         C='\(Certs.directory)/platforms'
-        commit() { git add -A && GIT_COMMITTER_DATE="$1T12:00:00Z" git commit -qm "$2" && git tag "$3"; }
-        plist() { printf '<plist><dict><key>VersionNumber</key>\\n\\t<integer>%s</integer></dict></plist>\\n' "$1"; }
         git -c init.defaultBranch=main init -q aosp && cd aosp && mkdir files
         cp "$C/root.pem" files/1a2b3c4d.0 && cp "$C/expired-root.pem" files/5e6f7a8b.0
         commit 2016-08-01 'CA certificates' android-7.0.0_r1

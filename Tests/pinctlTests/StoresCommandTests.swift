@@ -5,16 +5,22 @@ import TestSupport
 /// `pinctl stores` and `stores diff` on snapshots that scripts/build-stores.sh builds from small git histories laid out
 /// as AOSP's system/ca-certificates and Apple's security_certificates are, holding the fixture roots of certs/.
 @Suite struct StoresCommandTests {
-    /// Two AOSP releases (API 24 without the Other Test root, API 25 with it) and two Apple trust stores (iOS 17 and
-    /// macOS 14 with both roots; iOS 18 and macOS 15 with the pinctl Test root moved to certificates/removed), with
-    /// fixed commit dates, built into `stores/`.
-    static let histories = """
+    /// What every history script starts with: a fixed committer, and `commit DATE MESSAGE TAG` and
+    /// `plist VERSION` (Apple's config/AssetVersion.plist).
+    static let historyPreamble = """
         set -e
         export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@pinning.test GIT_COMMITTER_NAME=test \
         GIT_COMMITTER_EMAIL=test@pinning.test
-        C='\(Certs.directory)'
         commit() { git add -A && GIT_COMMITTER_DATE="$1T12:00:00Z" git commit -qm "$2" && git tag "$3"; }
         plist() { printf '<plist><dict><key>VersionNumber</key>\\n\\t<integer>%s</integer></dict></plist>\\n' "$1"; }
+
+        """
+
+    /// Two AOSP releases (API 24 without the Other Test root, API 25 with it) and two Apple trust stores (iOS 17 and
+    /// macOS 14 with both roots; iOS 18 and macOS 15 with the pinctl Test root moved to certificates/removed), with
+    /// fixed commit dates, built into `stores/`.
+    static let histories = historyPreamble + """
+        C='\(Certs.directory)'
         git -c init.defaultBranch=main init -q aosp && cd aosp && mkdir files
         cp "$C/root-ca.pem" files/1a2b3c4d.0
         commit 2016-08-01 'CA certificates' android-7.0.0_r1

@@ -16,10 +16,11 @@ struct MarkdownSummary {
         lines.append("| Target | App | Platform | Verdict | Reason | Breaks on |")
         lines.append("|---|---|---|---|---|---|")
         for item in items {
+            // The verdict is pinctl's own words; every other cell is text from outside, escaped whole.
+            let verdict: String
             let cells: [String]
             switch item {
             case .judged(let report):
-                let verdict: String
                 if report.evaluation.isTrusted {
                     counts.trusted += 1
                     verdict = "✅ trusted"
@@ -27,16 +28,15 @@ struct MarkdownSummary {
                     counts.rejected += 1
                     verdict = "❌ rejected"
                 }
-                cells = [report.target, report.app?.name ?? "", report.platform?.name ?? "", verdict,
-                         reason(report), breaksOn(report)]
+                cells = [report.target, report.app?.name ?? "", report.platform?.name ?? "", reason(report),
+                         breaksOn(report)]
             case .failed(let failure):
                 counts.errors += 1
-                cells = [failure.target ?? "", failure.app?.name ?? "", "", "⚠️ error",
-                         "\(failure.code): \(failure.message)", ""]
+                verdict = "⚠️ error"
+                cells = [failure.target ?? "", failure.app?.name ?? "", "", "\(failure.code): \(failure.message)", ""]
             }
-            // The verdict cells are pinctl's own words; the rest is escaped whole.
-            lines.append("| " + cells.enumerated().map { $0.offset == 3 ? $0.element : MarkdownText.escaped($0.element) }
-                .joined(separator: " | ") + " |")
+            let escaped = cells.map(MarkdownText.escaped)
+            lines.append("| " + (escaped[..<3] + [verdict] + escaped[3...]).joined(separator: " | ") + " |")
         }
         lines.append("")
         lines.append("\(counts.trusted) trusted, \(counts.rejected) rejected, \(counts.errors) "
