@@ -5,9 +5,12 @@ Output (docs/platform-stores.md is the contract pinctl reads):
   DIR/roots/<id>.pem        each root once; <id> is the SHA-256 of its SubjectPublicKeyInfo in hex (a second
                             certificate for the same key gets "-" and its own SHA-256's first 8 hex digits)
   DIR/<platform>.txt        one block per version: version, label, date, source, then one `root <id>` per root
+  DIR/apple-ct-logs.cnf     the CT logs Apple's newest log list trusts, as OpenSSL's CT log file with more keys
 """
 import argparse
+import base64
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -196,6 +199,95 @@ def apple(git_dir, roots):
     return ios, macos
 
 
+# Apple's log list schema that BuildTrustedCTLogsPlist.py (security_certificates, CertificateTool/BuildiOSAsset)
+# accepts; it is the one in every tag this script reads from 2023 on.
+APPLE_CT_SCHEMA = "https://valid.apple.com/ct/log_list/schema_versions/log_list_schema_v5.json"
+
+
+def apple_ct_logs(git_dir):
+    """The logs of certificate_transparency/log_list.json at the newest Apple tag present, as trustd holds them, in
+    the file format of OpenSSL's CTLOG_STORE_load_file (so `openssl s_client -ct -ctlogfile` takes the same logs).
+
+    Devices take the log list from MobileAsset, not from the OS release (trustd: SecOTAPKICopyTrustedCTLogs), so one
+    list, the newest, stands for every version. As BuildTrustedCTLogsPlist.py converts it: pending and rejected logs
+    are not trusted; a readonly log keeps its timestamp ("frozen" to trustd), a retired one too ("expiry"); a temporal
+    interval bounds the expiry dates of the certificates the log takes. The pending and rejected logs are kept apart
+    (`untrusted_logs`), so that an SCT from one is named for what it is."""
+    for _, _, tag in reversed(APPLE_RELEASES):
+        commit = commit_of(git_dir, tag)
+        if not commit:
+            continue
+        text = git(git_dir, "show", f"{commit[0]}:certificate_transparency/log_list.json")
+        if text is None:
+            warn(f"apple {tag}: no certificate_transparency/log_list.json; no CT log list written")
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            fail(f"apple {tag}: certificate_transparency/log_list.json: {error}")
+        if not isinstance(data, dict) or data.get("$schema") != APPLE_CT_SCHEMA:
+            fail(f"apple {tag}: certificate_transparency/log_list.json: expected the schema {APPLE_CT_SCHEMA}")
+        sections, trusted, untrusted = [], [], []
+        for operator in data.get("operators", []):
+            for log in operator.get("logs", []) + operator.get("tiled_logs", []):
+                name = f"log{len(sections) + 1}"
+                section, is_trusted = ct_log_section(operator, log, tag, name)
+                sections.append(section)
+                (trusted if is_trusted else untrusted).append(name)
+        source = conf_value(f"security_certificates {commit[0]} ({tag})")
+        # OpenSSL loads enabled_logs only; the untrusted ones are there to name them when an SCT is from one.
+        header = [f"list_date = {commit[1]}", f"list_source = {source}", f"enabled_logs = {','.join(trusted)}",
+                  f"untrusted_logs = {','.join(untrusted)}"]
+        text = "\n".join(header) + "\n" + "".join("\n" + section for section in sections)
+        return text, f"{len(trusted)} trusted, {len(untrusted)} pending or rejected"
+    return None
+
+
+def ct_log_section(operator, log, tag, name):
+    """The log's section, and whether trustd trusts it."""
+    state = log.get("state", {})
+    where = f"apple {tag}: certificate_transparency/log_list.json: log {log.get('description', '?')!r}"
+    try:
+        identifier = base64.b64decode(log["log_id"], validate=True)
+        key = base64.b64decode(log["key"], validate=True)
+    except (KeyError, ValueError, TypeError):
+        fail(f"{where}: no valid base64 log_id and key")
+    if hashlib.sha256(key).digest() != identifier:
+        fail(f"{where}: its log_id is not the SHA-256 of its key")
+    lines = [f"[{name}]", f"description = {conf_value(log.get('description', ''))}",
+             f"key = {base64.b64encode(key).decode()}", f"operator = {conf_value(operator.get('name', ''))}"]
+    if "pending" in state or "rejected" in state:
+        untrusted = "pending" if "pending" in state else "rejected"
+        lines.append(f"untrusted = {untrusted} {timestamp(state[untrusted], where)}")
+        return "\n".join(lines) + "\n", False
+    if "readonly" in state:
+        lines.append(f"readonly = {timestamp(state['readonly'], where)}")
+    elif "retired" in state:
+        lines.append(f"retired = {timestamp(state['retired'], where)}")
+    elif "qualified" not in state and "usable" not in state:
+        fail(f"{where}: unknown state {sorted(state)}")
+    interval = log.get("temporal_interval")
+    if interval:
+        lines.append(f"shard_start = {stamp(interval.get('start_inclusive'), where)}")
+        lines.append(f"shard_end = {stamp(interval.get('end_exclusive'), where)}")
+    return "\n".join(lines) + "\n", True
+
+
+def conf_value(text):
+    """One line of text as an OpenSSL config value: quotes, `$`, `#` and backslashes escaped, spaces kept."""
+    return re.sub(r"([\\\"'$#])", r"\\\1", " ".join(str(text).split()))
+
+
+def timestamp(state, where):
+    return stamp(state.get("timestamp") if isinstance(state, dict) else None, where)
+
+
+def stamp(text, where):
+    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", text):
+        fail(f"{where}: {text!r} is not a time YYYY-MM-DDTHH:MM:SSZ")
+    return text
+
+
 def mozilla(directory, roots):
     names = sorted(name for name in os.listdir(directory) if name.endswith(".crt"))
     identifiers = []
@@ -253,26 +345,34 @@ def main():
     roots = Roots(os.path.join(staging, "roots"))
     os.mkdir(roots.directory)
     platforms = {}
+    ct_logs = None
     if aosp:
         platforms["android"] = android(aosp, refs, roots)
     if apple_git:
         platforms["ios"], platforms["macos"] = apple(apple_git, roots)
+        ct_logs = apple_ct_logs(apple_git)
     if mozilla_directory != "none":
         platforms["mozilla"] = mozilla(mozilla_directory, roots)
     for name, blocks in platforms.items():
         write_platform(staging, name, blocks)
+    if ct_logs:
+        with open(os.path.join(staging, "apple-ct-logs.cnf"), "w") as file:
+            file.write("# pinctl store snapshot: Apple's CT log list (written by scripts/build-stores.sh; "
+                       "docs/platform-stores.md)\n" + ct_logs[0])
     with open(os.path.join(staging, "FORMAT"), "w") as file:
         file.write("pinctl-stores 1\n")
 
     subprocess.run(["rm", "-rf", "--", os.path.join(options.out, "roots")], check=True)
     for name in os.listdir(options.out):
-        if name.endswith(".txt") or name == "FORMAT":
+        if name.endswith(".txt") or name in ("FORMAT", "apple-ct-logs.cnf"):
             os.remove(os.path.join(options.out, name))
     for name in os.listdir(staging):
         os.rename(os.path.join(staging, name), os.path.join(options.out, name))
     os.rmdir(staging)
     for name, blocks in platforms.items():
         print(f"{name}: {len(blocks)} versions")
+    if ct_logs:
+        print(f"apple CT logs: {ct_logs[1]} in {options.out}/apple-ct-logs.cnf")
     print(f"roots: {len(roots.by_certificate)} in {options.out}/roots")
 
 

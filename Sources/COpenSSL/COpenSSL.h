@@ -5,7 +5,9 @@
 
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
+#include <openssl/conf.h>
 #include <openssl/core_names.h>
+#include <openssl/ct.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>
@@ -36,6 +38,10 @@ static inline int COpenSSLShim_sk_GENERAL_SUBTREE_num(const STACK_OF(GENERAL_SUB
 static inline GENERAL_SUBTREE *COpenSSLShim_sk_GENERAL_SUBTREE_value(const STACK_OF(GENERAL_SUBTREE) *sk, int i) {
     return sk_GENERAL_SUBTREE_value(sk, i);
 }
+
+// Signed certificate timestamps (X509_get_ext_d2i with NID_ct_precert_scts).
+static inline int COpenSSLShim_sk_SCT_num(const STACK_OF(SCT) *sk) { return sk_SCT_num(sk); }
+static inline SCT *COpenSSLShim_sk_SCT_value(const STACK_OF(SCT) *sk, int i) { return sk_SCT_value(sk, i); }
 
 static inline void COpenSSLShim_OPENSSL_free(void *p) { OPENSSL_free(p); }
 static inline long COpenSSLShim_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }

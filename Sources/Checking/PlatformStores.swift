@@ -7,6 +7,16 @@ public struct PlatformStore: Sendable {
     public let snapshot: StoreSnapshot
     /// The snapshot's roots, as anchors.
     public let roots: TrustStore
+    /// Apple's CT log list, for a version that requires Certificate Transparency (`requiresCertificateTransparency`).
+    public let certificateTransparency: CTLogList?
+
+    /// Apple requires CT "for all TLS certificates issued after October 15, 2018" from iOS 12.1.1 and macOS 10.14.2
+    /// (HT205280). A snapshot stands for a whole OS major, so ios@12 and macos@10.14 require it too: their first
+    /// releases did not, which can refuse what such a device accepts, never the reverse.
+    static func requiresCertificateTransparency(_ snapshot: StoreSnapshot) -> Bool {
+        (snapshot.platform == "ios" && snapshot.version >= PlatformVersion("12")!)
+            || (snapshot.platform == "macos" && snapshot.version >= PlatformVersion("10.14")!)
+    }
 
     /// The version's verifier rules (DESIGN §12), with `userRoots` as the roots its user added.
     ///
@@ -21,7 +31,7 @@ public struct PlatformStore: Sendable {
             || (snapshot.platform == "macos" && version >= PlatformVersion("10.15")!)
         return PlatformRules(appliesAppleServerPolicy: apple,
                              checksAnchorValidity: snapshot.platform != "android", systemRoots: roots,
-                             userRoots: userRoots)
+                             userRoots: userRoots, certificateTransparency: certificateTransparency)
     }
 }
 
@@ -58,8 +68,9 @@ public struct PlatformSettings: Sendable {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
             let snapshots = try StoreSnapshots(directory: storesDirectory)
-            // Versions share most roots: each is read once.
+            // Versions share most roots: each is read once; so is the CT log list.
             var read: [String: X509Certificate] = [:]
+            var ctLogs: CTLogList?
             var stores: [PlatformStore] = []
             for text in selectors {
                 let selector = try PlatformSelector(parsing: text)
@@ -75,9 +86,14 @@ public struct PlatformSettings: Sendable {
                         read[id] = root
                         roots.append(root)
                     }
+                    if PlatformStore.requiresCertificateTransparency(snapshot), ctLogs == nil {
+                        ctLogs = try snapshots.appleCTLogs()
+                    }
                     // One origin for every version of a platform, so grouped versions say the same.
-                    stores.append(PlatformStore(snapshot: snapshot,
-                                                roots: .anchors(roots, origin: "the \(snapshot.platform) store")))
+                    stores.append(PlatformStore(
+                        snapshot: snapshot, roots: .anchors(roots, origin: "the \(snapshot.platform) store"),
+                        certificateTransparency: PlatformStore.requiresCertificateTransparency(snapshot)
+                            ? ctLogs : nil))
                 }
             }
             return stores

@@ -73,10 +73,11 @@ public enum ChainVerifier {
             // another path when they refuse this one (Apple's path builder weighs policy failures the same way).
             // They are the rules of a TLS server policy: a basic X.509 evaluation has none of them.
             guard verified.failure == nil, options.checksServerUsage, let anchor = verified.anchor,
-                  let violation = options.platformRules?.firstViolation(in: verified.chain, anchor: anchor)
+                  let rules = options.platformRules?.judge(verified.chain, anchor: anchor, at: options.time),
+                  rules.failure != nil || !rules.warnings.isEmpty
             else { return verified }
-            return ChainVerification(chain: verified.chain, failure: violation, warnings: verified.warnings,
-                                     anchor: anchor)
+            return ChainVerification(chain: verified.chain, failure: rules.failure,
+                                     warnings: verified.warnings + rules.warnings, anchor: anchor)
         }
     }
 

@@ -13,32 +13,53 @@ public struct PlatformRules: Sendable {
     public let systemRoots: TrustStore
     /// The roots a user added (`--ca-file` with a platform); Apple's user-anchored chains skip the strict EKU check.
     public let userRoots: TrustStore?
+    /// Apple's CT log list where the version requires Certificate Transparency of chains to a system root
+    /// (`AppleCTPolicy`); nil elsewhere.
+    public let certificateTransparency: CTLogList?
 
     public init(appliesAppleServerPolicy: Bool, checksAnchorValidity: Bool, systemRoots: TrustStore,
-                userRoots: TrustStore?) {
+                userRoots: TrustStore?, certificateTransparency: CTLogList? = nil) {
         self.appliesAppleServerPolicy = appliesAppleServerPolicy
         self.checksAnchorValidity = checksAnchorValidity
         self.systemRoots = systemRoots
         self.userRoots = userRoots
+        self.certificateTransparency = certificateTransparency
     }
 
-    /// The first rule a chain that verified to `anchor` breaks, as a failure with OpenSSL's code for a check the
-    /// application makes (`X509_V_ERR_APPLICATION_VERIFICATION`); nil when it breaks none. The message names the
-    /// rule and its source, not the version: results group versions whose verdicts are the same.
-    func firstViolation(in chain: [X509Certificate], anchor: X509Certificate) -> VerificationFailure? {
-        guard appliesAppleServerPolicy else { return nil }
-        let anchoredBy: AppleServerPolicy.Anchor
-        if systemRoots.contains(anchor) {
-            anchoredBy = .system
-        } else if userRoots?.contains(anchor) == true {
-            anchoredBy = .user
-        } else {
-            anchoredBy = .app
+    /// What the rules say of a chain that verified to `anchor` at `time`: the first rule it breaks, as a failure
+    /// with OpenSSL's code for a check the application makes (`X509_V_ERR_APPLICATION_VERIFICATION`), and what they
+    /// could not decide, as warnings. The message names the rule and its source, not the version: results group
+    /// versions whose verdicts are the same.
+    func judge(_ chain: [X509Certificate], anchor: X509Certificate, at time: Date)
+        -> (failure: VerificationFailure?, warnings: [String])
+    {
+        let anchoredBy = anchorSource(anchor)
+        if appliesAppleServerPolicy,
+           let violation = AppleServerPolicy.firstViolation(in: chain, anchoredBy: anchoredBy) {
+            return (VerificationFailure(code: X509_V_ERR_APPLICATION_VERIFICATION, message: violation.message,
+                                        depth: violation.depth, certificate: chain[violation.depth]), [])
         }
-        guard let violation = AppleServerPolicy.firstViolation(in: chain, anchoredBy: anchoredBy) else { return nil }
-        return VerificationFailure(
-            code: X509_V_ERR_APPLICATION_VERIFICATION, message: violation.message,
-            depth: violation.depth, certificate: chain[violation.depth])
+        // SecPolicyCheckSystemTrustedCTRequired: only a chain "anchored with root in the system anchor source but not
+        // the Apple anchor source" (SecGetAppleTrustAnchors: Apple's own roots, CN=Apple Root CA[ - G2| - G3]).
+        guard let logs = certificateTransparency, anchoredBy == .system, !Self.isApplesOwnRoot(anchor),
+              let outcome = AppleCTPolicy.judge(chain, logs: logs, at: time)
+        else { return (nil, []) }
+        let failure = outcome.violation.map {
+            VerificationFailure(code: X509_V_ERR_APPLICATION_VERIFICATION, message: $0, depth: 0,
+                                certificate: chain[0])
+        }
+        return (failure, outcome.warnings)
+    }
+
+    private func anchorSource(_ anchor: X509Certificate) -> AppleServerPolicy.Anchor {
+        if systemRoots.contains(anchor) { return .system }
+        return userRoots?.contains(anchor) == true ? .user : .app
+    }
+
+    private static func isApplesOwnRoot(_ anchor: X509Certificate) -> Bool {
+        ["CN=Apple Root CA,OU=Apple Certification Authority,O=Apple Inc.,C=US",
+         "CN=Apple Root CA - G2,OU=Apple Certification Authority,O=Apple Inc.,C=US",
+         "CN=Apple Root CA - G3,OU=Apple Certification Authority,O=Apple Inc.,C=US"].contains(anchor.subject)
     }
 
     /// The code of a failure a platform rule gives.

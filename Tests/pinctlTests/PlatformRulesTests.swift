@@ -17,6 +17,7 @@ import TestSupport
         cd .. && git -c init.defaultBranch=main init -q apple && cd apple
         mkdir -p certificates/roots certificates/removed config
         cp "$C/root.pem" certificates/roots/ROOT.cer && cp "$C/expired-root.pem" certificates/roots/EXPIRED.cer
+        ctlist
         plist 2023071300 > config/AssetVersion.plist
         commit 2023-09-18 'trust store 2023071300' security_certificates-55291
         git mv certificates/roots/ROOT.cer certificates/removed/ROOT.cer

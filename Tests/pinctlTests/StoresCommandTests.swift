@@ -13,6 +13,8 @@ import TestSupport
         GIT_COMMITTER_EMAIL=test@pinning.test
         commit() { git add -A && GIT_COMMITTER_DATE="$1T12:00:00Z" git commit -qm "$2" && git tag "$3"; }
         plist() { printf '<plist><dict><key>VersionNumber</key>\\n\\t<integer>%s</integer></dict></plist>\\n' "$1"; }
+        # Apple's CT log list, of the test logs of certs/ct/ (scripts/make-ct-certs.sh).
+        ctlist() { mkdir -p certificate_transparency && cp '\(Certs.directory)/ct/log_list.json' certificate_transparency/; }
 
         """
 
@@ -29,6 +31,7 @@ import TestSupport
         cd .. && git -c init.defaultBranch=main init -q apple && cd apple
         mkdir -p certificates/roots certificates/removed config
         cp "$C/root-ca.der" certificates/roots/ROOT.cer && cp "$C/other-root-ca.pem" certificates/roots/OTHER.cer
+        ctlist
         plist 2023071300 > config/AssetVersion.plist
         commit 2023-09-18 'trust store 2023071300' security_certificates-55291
         git mv certificates/roots/ROOT.cer certificates/removed/ROOT.cer

@@ -80,5 +80,21 @@ public struct StoreSnapshots: Sendable {
         return certificate
     }
 
+    /// Apple's CT log list (`apple-ct-logs.cnf`), which the Apple versions that require Certificate Transparency
+    /// need; a directory without one cannot judge them, and says how to get one.
+    public func appleCTLogs() throws(StoreSnapshotError) -> CTLogList {
+        let path = Path.join(directory, "apple-ct-logs.cnf")
+        guard (try? FileSystem.kind(of: path)) != nil else {
+            throw StoreSnapshotError("\(directory) has no Apple CT log list (apple-ct-logs.cnf), which judging on iOS "
+                + "12 and macOS 10.14 or later needs (Apple requires Certificate Transparency there); rebuild the "
+                + "snapshots with scripts/build-stores.sh from a security_certificates clone")
+        }
+        do {
+            return try CTLogList(path: path)
+        } catch {
+            throw StoreSnapshotError(error.description)
+        }
+    }
+
     private func membershipPath(_ platform: String) -> String { Path.join(directory, platform + ".txt") }
 }
