@@ -72,8 +72,23 @@ import TestSupport
                 ios@18      2024-05-15      1  iOS 18
                 macos@14    2023-07-13      2  macOS 14
                 macos@15    2024-05-15      1  macOS 15
+                Apple CT log list of 2024-09-16: 4 logs trusted, 1 pending or rejected
 
                 """)
+        }
+    }
+
+    /// The CT log list is Apple's: a listing of Android alone does not name it.
+    @Test func theCTLogListIsListedWithApplesVersionsOnly() throws {
+        try withStores { directory in
+            let android = try stores(["android"], in: directory)
+            let apple = try stores(["ios@17", "--verbose"], in: directory)
+            let commit = try ShellPipeline.output("git -C apple rev-parse security_certificates-55313.0.8^{commit}",
+                                                  in: directory.path)
+
+            #expect(!android.stdout.contains("CT log list"), "\(android)")
+            #expect(apple.stdout.hasSuffix("Apple CT log list of 2024-09-16: 4 logs trusted, 1 pending or rejected\n"
+                + "  source security_certificates \(commit) (security_certificates-55313.0.8)\n"), "\(apple)")
         }
     }
 
@@ -119,12 +134,13 @@ import TestSupport
                                                   in: directory.path)
 
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout == """
+            // Then the CT log list's line (theCTLogListIsListedWithApplesVersionsOnly).
+            #expect(result.stdout.hasPrefix("""
                 snapshot  date        roots  label
                 ios@17    2023-07-13      2  iOS 17
                           source security_certificates \(commit) (trust store 2023071300, security_certificates-55291)
 
-                """)
+                """), "\(result)")
         }
     }
 
@@ -155,6 +171,7 @@ import TestSupport
             #expect(result.stdout == """
                 snapshot  date        roots  label
                 macos@14  2023-07-13      2  macOS 14
+                Apple CT log list of 2024-09-16: 4 logs trusted, 1 pending or rejected
 
                 """, "\(result)")
             #expect(none.status == 2, "\(none)")

@@ -30,6 +30,9 @@ public final class CTLogList: @unchecked Sendable {
     let logs: [[UInt8]: Log]
     /// The pending and rejected logs the list names, by id: their name and state ("rejected 2022-05-02T17:41:23Z").
     let untrusted: [[UInt8]: (name: String, state: String)]
+
+    public var trustedCount: Int { logs.count }
+    public var untrustedCount: Int { untrusted.count }
     /// The same logs as OpenSSL's store, which `SCT_validate` looks logs up in. Only read after loading, so shared
     /// between threads.
     let store: OpaquePointer

@@ -80,6 +80,16 @@ struct StoresListCommand: ParsableCommand {
                 + "\(String(repeating: " ", count: max(0, 5 - count.count)))\(count)  \(Terminal.safe(snapshot.label))")
             if verbose { print("\(String(repeating: " ", count: width + 2))source \(Terminal.safe(snapshot.source))") }
         }
+        guard chosen.contains(where: { $0.platform == "ios" || $0.platform == "macos" }) else { return }
+        // The one CT log list every Apple version that requires Certificate Transparency is judged with.
+        do {
+            let logs = try snapshots.appleCTLogs()
+            print("Apple CT log list of \(Terminal.safe(logs.dateText)): \(logs.trustedCount) logs trusted, "
+                + "\(logs.untrustedCount) pending or rejected")
+            if verbose { print("  source \(Terminal.safe(logs.source))") }
+        } catch {
+            print("no Apple CT log list: \(Terminal.safe(error.description))")
+        }
     }
 }
 
