@@ -109,6 +109,10 @@ import TestSupport
             #expect(try Self.probeVerdicts(one)
                     == ["leaf-pinned android@24-25": AppVerdict(trusted: true, reason: "pin-matched")], "\(one)")
             #expect(one.metric("probe_success") == 1, "\(one)")
+            // The status page names each range too.
+            let page = try exporter.client.get("/")
+            #expect(page.body.contains("validating on android@24 rejected (untrusted-chain), validating on "
+                + "android@25 trusted, leaf-pinned on android@24-25 trusted"), "\(page)")
         }
     }
 
