@@ -77,6 +77,19 @@ public enum Judge: Sendable {
         }
     }
 
+    /// The same judge at `time`, and of a policy file only `onlyApp` when one is named: what a long-running caller
+    /// (`serve`, built once per policy load) changes for each check. The anchors and platform rules are kept as
+    /// built, so nothing is read again.
+    public func at(_ time: Date, onlyApp: String? = nil) -> Judge {
+        switch self {
+        case .flags(let setup):
+            return .flags(PolicySetup(evaluator: setup.evaluator.at(time), warnings: setup.warnings,
+                                      policy: setup.policy))
+        case .file(let file, let evaluator, let only):
+            return .file(file, evaluator.at(time), onlyApp: onlyApp ?? only)
+        }
+    }
+
     /// The policy file's targets, for `check --config` without targets.
     public var fileTargets: [Target] {
         if case .file(let file, _, _) = self { return file.targets }
@@ -86,5 +99,14 @@ public enum Judge: Sendable {
     public var isPolicyFile: Bool {
         if case .file = self { return true }
         return false
+    }
+}
+
+extension PolicyEvaluator {
+    /// The same evaluator (anchors, warning window, platform rules) at `time`.
+    func at(_ time: Date) -> PolicyEvaluator {
+        PolicyEvaluator(context: EvaluationContext(platformAnchors: context.platformAnchors, time: time,
+                                                   warnDays: context.warnDays,
+                                                   platformRules: context.platformRules))
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -31,33 +32,59 @@ public struct PlatformJudges: Sendable {
         } catch {
             throw InputError(error.description)
         }
+        return try named(by: file, settings, storesDirectory: platforms.storesDirectory)
+    }
+
+    /// What a policy file already read asks for with its `platforms:` (each app's own or the file's default), judged
+    /// by every app of `file`; nil when it names none. `serve` builds these once per load of its file.
+    public static func named(by file: PolicyFile, _ settings: PolicySettings, storesDirectory: String?)
+        throws(InputError) -> PlatformJudges?
+    {
         var named: [String] = []
-        var perApp: [String: [String]] = [:]
+        var appVersions: [String: Set<String>] = [:]
         for app in file.apps {
             guard let chosen = app.platforms ?? file.platforms else { continue }
-            perApp[app.name] = chosen.map(\.description)
-            for text in perApp[app.name] ?? [] where !named.contains(text) { named.append(text) }
+            let selectors = chosen.map(\.description)
+            // Each app's versions first, without reading a root: a version without a snapshot is named at its key.
+            do throws(InputError) {
+                appVersions[app.name] = try PlatformSettings(selectors: selectors, storesDirectory: storesDirectory)
+                    .versionNames()
+            } catch {
+                let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
+                throw InputError("\(place): \(error.description)")
+            }
+            for text in selectors where !named.contains(text) { named.append(text) }
         }
         guard !named.isEmpty else { return nil }
         var judges = try PlatformJudges(settings, on: PlatformSettings(selectors: named,
-                                                                       storesDirectory: platforms.storesDirectory)
-            .stores())
-        for (app, selectors) in perApp {
-            judges.appVersions[app] = try PlatformSettings(selectors: selectors,
-                                                           storesDirectory: platforms.storesDirectory).versionNames()
-        }
+                                                                       storesDirectory: storesDirectory).stores(),
+                                        file: file)
+        judges.appVersions = appVersions
         return judges
     }
 
-    /// A judge for `settings` on each of `stores`.
-    public init(_ settings: PolicySettings, on stores: [PlatformStore]) throws(InputError) {
+    /// A judge for `settings` on each of `stores`: every app of `file` when given (the settings' file is then not
+    /// read again), else what the settings name.
+    public init(_ settings: PolicySettings, on stores: [PlatformStore], file: PolicyFile? = nil) throws(InputError) {
         var runs: [Run] = []
         for store in stores {
             var onPlatform = settings
             onPlatform.platform = store
-            runs.append(Run(store: store, judge: try Judge(onPlatform)))
+            let judge = if let file { try Judge(onPlatform, file: file) } else { try Judge(onPlatform) }
+            runs.append(Run(store: store, judge: judge))
         }
         self.runs = runs
+    }
+
+    private init(runs: [Run], appVersions: [String: Set<String>]) {
+        self.runs = runs
+        self.appVersions = appVersions
+    }
+
+    /// The same judges at `time`, and only `onlyApp` when one is named (`Judge.at`): per check, nothing read again.
+    public func at(_ time: Date, onlyApp: String? = nil) -> PlatformJudges {
+        PlatformJudges(runs: runs.map { Run(store: $0.store, judge: $0.judge.at(time, onlyApp: onlyApp)) },
+                       appVersions: appVersions)
     }
 
     /// The outcomes of `check` on every version, grouped: the reports of consecutive versions of one platform with

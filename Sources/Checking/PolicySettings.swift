@@ -61,6 +61,12 @@ extension Judge {
         } catch {
             throw InputError(error.description)
         }
+        try self.init(settings, file: file)
+    }
+
+    /// The judge of a policy file already read (`settings.config` is not read again): every app of `file`, with its
+    /// anchors unless the settings name some.
+    public init(_ settings: PolicySettings, file: PolicyFile) throws(InputError) {
         let context = try settings.context(anchorsFromFile: (file.caFiles, file.caPaths))
         self = .file(file, PolicyEvaluator(context: context))
     }

@@ -1,5 +1,5 @@
+import Checking
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 
 /// How `pinctl serve` runs: the policy file, where it listens, and its limits.
@@ -24,8 +24,11 @@ public struct ExporterSettings: Sendable {
     /// Where revocation fetches (Alamofire's revocation evaluator) may connect: public addresses only unless
     /// `--revocation-allow-private`.
     public var revocationAllowsPrivateAddresses = false
-    /// The anchors standing for the system store, given the anchors a policy file names (`--ca-file` wins).
-    public var trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
+    /// `--ca-file`/`--ca-path`: the anchors standing for the system store in place of the policy file's, or beside
+    /// each platform's roots (DESIGN §12), as `check` takes them.
+    public var anchors: AnchorSettings
+    /// The platform store snapshots (`--stores`, else `PINCTL_STORES`), read only when the file names `platforms:`.
+    public var storesDirectory: String?
     /// The longest request target (path and query) accepted; longer ones get 414.
     public var maxURILength: Int = 2048
     /// Probes the status page lists.
@@ -40,8 +43,7 @@ public struct ExporterSettings: Sendable {
 
     public init(
         configPath: String, host: String, port: Int, allowAnyTarget: Bool, maxProbes: Int, timeout: Double,
-        fixedTime: Date?, warnDays: Int,
-        trustStore: @escaping @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
+        fixedTime: Date?, warnDays: Int, anchors: AnchorSettings, storesDirectory: String?
     ) {
         self.configPath = configPath
         self.host = host
@@ -51,6 +53,13 @@ public struct ExporterSettings: Sendable {
         self.timeout = timeout
         self.fixedTime = fixedTime
         self.warnDays = warnDays
-        self.trustStore = trustStore
+        self.anchors = anchors
+        self.storesDirectory = storesDirectory
+    }
+
+    /// The policy as `check --config` takes it: the file, the anchors, the warning window.
+    var policySettings: PolicySettings {
+        PolicySettings(config: configPath, library: .afnetworking, flags: PolicyFlags(), anchors: anchors,
+                       warnDays: warnDays)
     }
 }

@@ -1,15 +1,21 @@
+import Checking
 import FoundationEssentials
-import OpenSSLWrapper
 import PolicyEngine
 import Synchronization
 
-/// A policy file read and ready to judge with: its apps and the anchors standing for the system store.
+/// A policy file read and ready to judge with, built once per load so that a probe only sets the time: its apps
+/// with the anchors standing for the system store, and on each platform version the file names (DESIGN §12) the
+/// judges `check --config` builds for it.
 struct LoadedPolicy: Sendable {
     let file: PolicyFile
-    let store: TrustStore
+    /// Every app of the file on the system store (or the anchors given in its place).
+    let judge: Judge
+    /// Every app of the file on each platform version its `platforms:` name; nil when it names none.
+    let platforms: PlatformJudges?
     let loadedAt: Date
 
-    /// Reads the file and its anchors; the error says what is wrong, naming the file, line and key.
+    /// Reads the file, its anchors and the store snapshots of the platforms it names; the error says what is wrong,
+    /// naming the file, line and key, or the platform version there is no snapshot of.
     static func load(_ settings: ExporterSettings) throws(InputError) -> LoadedPolicy {
         let file: PolicyFile
         do {
@@ -17,29 +23,11 @@ struct LoadedPolicy: Sendable {
         } catch {
             throw InputError(error.description)
         }
-        if let refusal = platformsRefusal(file, path: settings.configPath) { throw InputError(refusal) }
-        do {
-            return LoadedPolicy(file: file, store: try settings.trustStore(file.caFiles, file.caPaths),
-                                loadedAt: Date())
-        } catch {
-            throw InputError("\(error)")
-        }
-    }
-
-    /// serve judges on one store, the system's (or the anchors given): a file that names platform versions (DESIGN
-    /// §12) would get from `check` a verdict per version and from serve one that holds for none of them, so it is
-    /// refused, naming the key, rather than judged otherwise than `check` judges it.
-    static func platformsRefusal(_ file: PolicyFile, path: String) -> String? {
-        let place: String
-        if file.platforms != nil {
-            place = "\(path): platforms:"
-        } else if let app = file.apps.first(where: { $0.platforms != nil }) {
-            place = "\(app.location): app \(app.name): platforms:"
-        } else {
-            return nil
-        }
-        return "\(place) pinctl serve does not judge on platform versions yet; pinctl check and verify do "
-            + "(remove platforms: from the file serve reads)"
+        // Read once: the judges and the file the routes consult are of the same text, however it changes meanwhile.
+        let policy = settings.policySettings
+        let platforms = try PlatformJudges.named(by: file, policy, storesDirectory: settings.storesDirectory)
+        let judge = if let first = platforms?.runs.first { first.judge } else { try Judge(policy, file: file) }
+        return LoadedPolicy(file: file, judge: judge, platforms: platforms, loadedAt: Date())
     }
 
     /// Whether `target` is one of the file's `targets:` (the host compared without case).

@@ -33,8 +33,8 @@ struct ProbeResult: Sendable {
 }
 
 /// Checks a target through the checking core, as `pinctl check --config` does: one handshake that verifies nothing,
-/// the presented chain judged by every app covering the domain (or the one asked for), then the revocation evidence
-/// each app asks for.
+/// the presented chain judged by every app covering the domain (or the one asked for), on every platform version the
+/// file names (the versions with the same verdict grouped), then the revocation evidence each app asks for.
 enum Probe {
     /// Blocks for up to `request.timeout` (resolution, connect, handshake and revocation fetches) plus the judging:
     /// run it on a thread of its own, never on an event loop.
@@ -51,9 +51,11 @@ enum Probe {
     private static func check(_ request: ProbeRequest, policy: LoadedPolicy, settings: ExporterSettings)
         -> ProbeResult.Outcome
     {
-        let context = EvaluationContext(platformAnchors: policy.store, time: settings.fixedTime ?? Date(),
-                                        warnDays: settings.warnDays)
-        let judge = Judge.file(policy.file, PolicyEvaluator(context: context), onlyApp: request.app)
+        // As `check --config`: on the file's platforms, every version's judge, the first one standing for them all
+        // where one judge is asked (which apps cover the domain). Built at load; a probe only sets time and app.
+        let time = settings.fixedTime ?? Date()
+        let platforms = policy.platforms?.at(time, onlyApp: request.app)
+        let judge = platforms?.runs.first?.judge ?? policy.judge.at(time, onlyApp: request.app)
         // Nothing is connected to for a domain no app judges.
         guard !judge.apps(covering: request.domain).isEmpty else {
             let message = request.app.map { "app \($0) does not cover \(request.domain)" }
@@ -66,6 +68,7 @@ enum Probe {
         var checker = TargetChecker(connection: connection, edges: EdgeSettings(), judge: judge)
         checker.revocationDestination = RevocationDestination(
             allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses)
+        checker.platforms = platforms
         var reports: [TargetReport] = []
         var failures: [FailureReport] = []
         for outcome in checker.check(request.target) {

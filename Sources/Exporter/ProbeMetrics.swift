@@ -35,19 +35,20 @@ enum ProbeMetrics {
                 ), labels: [("position", String(position)), ("subject", certificate.subject)])
                 .set(certificate.notAfter.timeIntervalSince1970)
             }
-            let verdicts = reports.map { (app: $0.app?.name ?? "", trusted: $0.evaluation.isTrusted,
+            let verdicts = reports.map { (labels: appLabels($0.app, $0.platform), trusted: $0.evaluation.isTrusted,
                                           reason: reason($0.evaluation)) }
                 // An app that could not get the evidence it asked for: no verdict, its error's code as the reason.
-                + failures.map { (app: $0.app?.name ?? "", trusted: false, reason: $0.code) }
+                + failures.map { (labels: appLabels($0.app, nil), trusted: false, reason: $0.code) }
             for verdict in verdicts {
                 registry.makeGauge(descriptor: descriptor(
-                    "pinctl_probe_success", "1 when the app trusts the chain, else 0."
-                ), labels: [("app", verdict.app)]).set(verdict.trusted ? 1.0 : 0.0)
+                    "pinctl_probe_success", "1 when the app trusts the chain (on the versions of the platform label, "
+                        + "when the policy file names platforms), else 0."
+                ), labels: verdict.labels).set(verdict.trusted ? 1.0 : 0.0)
                 registry.makeGauge(descriptor: descriptor(
                     "pinctl_verdict",
                     "The app's verdict (1 trusted, 0 rejected or error); reason: the rejection's code, the trust's "
                         + "basis, or the code of the error that left the app without a verdict (refused, timeout, …)."
-                ), labels: [("app", verdict.app), ("reason", verdict.reason)]).set(verdict.trusted ? 1.0 : 0.0)
+                ), labels: verdict.labels + [("reason", verdict.reason)]).set(verdict.trusted ? 1.0 : 0.0)
             }
         }
         return registry.emitToBuffer()
@@ -63,8 +64,16 @@ enum ProbeMetrics {
             registry.makeGauge(descriptor: descriptor(
                 "pinctl_policy_breaks_on_seconds",
                 "When the first rotation that breaks the app is due (pinctl lint's breaksOn), in Unix seconds."
-            ), labels: [("app", report.app?.name ?? "")]).set(date.timeIntervalSince1970)
+            ), labels: appLabels(report.app, report.platform)).set(date.timeIntervalSince1970)
         }
+    }
+
+    /// The labels of a per-app series: `app`, and `platform` (the range of versions the verdict holds for, as `check`
+    /// prints it: `android@25-36`) only when the policy file names platforms. Without platforms there is no label
+    /// rather than an empty one: Prometheus takes the two for the same series, and leaving it out keeps the answer
+    /// byte for byte what it was before platforms, so dashboards and recording rules see no change.
+    private static func appLabels(_ app: AppIdentity?, _ platform: PlatformRange?) -> [(String, String)] {
+        [("app", app?.name ?? "")] + (platform.map { [("platform", $0.name)] } ?? [])
     }
 
     /// The rejection's reason code (`public-key-not-pinned`), or the trust's basis (`pin-matched`, `failed-open`).

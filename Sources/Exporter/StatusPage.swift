@@ -51,14 +51,14 @@ enum StatusPage {
         return html + "</body></html>\n"
     }
 
-    /// "ios-afn trusted, android rejected (public-key-not-pinned)" or the error's message.
+    /// "ios-afn trusted, android on android@24 rejected (untrusted-chain)" or the error's message.
     private static func details(_ probe: ProbeResult) -> String {
         switch probe.outcome {
         case .failed(let code, let message):
             return "\(code): \(message)"
         case .judged(_, let reports, let failures):
             return (reports.map { report in
-                let name = report.app?.name ?? report.target
+                let name = (report.app?.name ?? report.target) + (report.platform.map { " on \($0.name)" } ?? "")
                 return report.evaluation.isTrusted
                     ? "\(name) trusted" : "\(name) rejected (\(ProbeMetrics.reason(report.evaluation)))"
             } + failures.map { "\($0.app?.name ?? "?") error (\($0.code))" }).joined(separator: ", ")

@@ -26,7 +26,8 @@ enum ExporterLaunch {
         var settings = ExporterSettings(
             configPath: request.configPath, host: request.host, port: request.port,
             allowAnyTarget: request.allowAnyTarget, maxProbes: request.maxProbes, timeout: request.timeout,
-            fixedTime: request.fixedTime, warnDays: request.warnDays, trustStore: request.trustStore)
+            fixedTime: request.fixedTime, warnDays: request.warnDays, anchors: request.anchors,
+            storesDirectory: request.storesDirectory)
         settings.headerTimeout = request.headerTimeout
         settings.maxConnectionsPerAddress = request.maxConnectionsPerAddress
         settings.revocationAllowsPrivateAddresses = request.revocationAllowPrivate

@@ -2,7 +2,6 @@ import ArgumentParser
 import Checking
 import FoundationEssentials
 import Logging
-import OpenSSLWrapper
 import PolicyEngine
 
 struct ServeCommand: ParsableCommand {
@@ -13,7 +12,10 @@ struct ServeCommand: ParsableCommand {
             GET /probe?target=HOST:PORT[&app=NAME][&servername=NAME] connects to the target now and answers \
             probe_success, probe_duration_seconds, probe_ssl_earliest_cert_expiry (the blackbox exporter's names) \
             and pinctl_probe_success{app}, pinctl_verdict{app,reason}, pinctl_certificate_not_after_seconds; \
-            servername is the SNI name and the domain judged (default: the target's host). GET /metrics gives the \
+            servername is the SNI name and the domain judged (default: the target's host). A policy file that \
+            names platforms: is judged as check --config judges it, on each version's store from --stores (or \
+            PINCTL_STORES), and each app's metrics carry a platform label per range of versions with one verdict \
+            (android@24, android@25-36). GET /metrics gives the \
             exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
             may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
             that does not load leaves the old one in use); SIGTERM lets the probes under way finish and exits 0. \
@@ -71,6 +73,9 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var anchors: AnchorOptions
 
+    // As check's: a policy file's `platforms:` are judged on these snapshots.
+    @OptionGroup var storeOptions: StoresOptions
+
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Warn about certificates expiring within this many days.", valueName: "days"))
     var warnDays: Int = 30
@@ -111,7 +116,7 @@ struct ServeCommand: ParsableCommand {
             fixedTime: anchors.at == nil ? nil : anchorSettings.time,
             warnDays: warnDays, revocationAllowPrivate: revocationAllowPrivate,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            trustStore: { caFiles, caPaths in try anchorSettings.trustStore(fallback: (caFiles, caPaths)) })
+            anchors: anchorSettings, storesDirectory: storeOptions.directory)
         if let failure = serve(request) {
             Terminal.printError("pinctl serve: \(failure)")
             try ExitStatus.inputError.exit()
@@ -142,7 +147,10 @@ package struct ServeRequest: Sendable {
     /// `--revocation-allow-private`.
     package let revocationAllowPrivate: Bool
     package let logLevel: Logger.Level
-    package let trustStore: @Sendable (_ caFiles: [String]?, _ caPaths: [String]?) throws -> TrustStore
+    /// `--ca-file`, `--ca-path` and `--at`, as `check` takes them.
+    package let anchors: AnchorSettings
+    /// `--stores`, else `PINCTL_STORES`: the snapshots of the platforms a policy file names.
+    package let storesDirectory: String?
 }
 
 /// `--listen`: HOST:PORT or [IPv6]:PORT.
