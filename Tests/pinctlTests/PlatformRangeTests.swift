@@ -130,4 +130,37 @@ import TestSupport
                 """), "\(result)")
         }
     }
+
+    /// Labels that differ in more than the words of their versions (a snapshot file written by hand may hold any
+    /// label) are joined whole.
+    @Test func aRangeWhoseLabelsDifferInShapeIsNamedByBoth() throws {
+        try StoresCommandTests.withStores { directory in
+            _ = try ShellPipeline.output(
+                "sed -i 's/^label Android 7.1.1 (API 25)$/label Nougat MR1/' stores/android.txt && echo relabelled",
+                in: directory.path)
+
+            let result = try PinctlProcess.run(
+                ["verify", "--chain", "leaf-chain.pem", "--host", "pinning.test", "--at", TestTime.nowText,
+                 "--platform", "android@24-25", "--stores", directory.path("stores")])
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasSuffix("\n  Android 7.0 (API 24) to Nougat MR1: TRUSTED\n"), "\(result)")
+        }
+    }
+
+    /// `--quiet` says each rejection on stderr, with the app and the versions it holds for.
+    @Test func quietNamesTheAppAndThePlatformVersionsOfARejection() throws {
+        try StoresCommandTests.withStores { directory in
+            let config = try directory.write("pinctl.yaml", text: """
+                apps: [{name: validating, library: afnetworking, hosts: [pinning.test], policy: {mode: none}}]
+                """)
+
+            let result = try PinctlProcess.run(
+                ["verify", "--chain", "leaf-chain.pem", "--host", "pinning.test", "--at", TestTime.nowText,
+                 "--config", config, "--platform", "ios@18", "--stores", directory.path("stores"), "--quiet"])
+
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("(validating) on iOS 18: rejected: "), "\(result)")
+        }
+    }
 }
