@@ -3,8 +3,8 @@ import OpenSSLWrapper
 import PolicyEngine
 
 /// Judging on platforms (DESIGN §12): one judge per platform version, each with that version's store where the
-/// system store stands, and the versions whose verdicts are the same grouped into one result per (target, app,
-/// platform range).
+/// system store stands, and the versions whose verdicts are the same (`Verdict`: the reason, the path taken and its
+/// rotation forecast) grouped into one result per (target, app, platform range).
 public struct PlatformJudges: Sendable {
     /// One platform version and the judge that judges on it.
     public struct Run: Sendable {
@@ -195,13 +195,21 @@ public struct PlatformJudges: Sendable {
         return top.issuer
     }
 
-    /// What makes two versions' verdicts the same: trusted or why not, on what basis, and the root a store lacks.
+    /// What makes two versions one result: trusted or why not, on what basis, the root a store lacks, and the path
+    /// taken with the rotation forecast on it. The path is the chain pins are compared with and the one a result
+    /// names (DESIGN §12), so versions that build different paths are different results even when both trust the
+    /// chain: a range's report, its chain and lint's attribution must hold for every version in it. The forecast
+    /// follows from the path for one app; it is compared as well because lint prints it, and its breaks-on date, per
+    /// range (a root pin breaks on the root's end date, which differs between two roots of the same key).
     private struct Verdict: Equatable {
         let trusted: Bool
         let code: String?
         let basis: String?
         let pin: String?
         let missingRoot: String?
+        let path: [X509Certificate]
+        let breakingEvent: RotationEvent?
+        let breaksOn: Date?
 
         init(_ report: TargetReport) {
             trusted = report.evaluation.isTrusted
@@ -209,6 +217,10 @@ public struct PlatformJudges: Sendable {
             basis = report.evaluation.trustBasis?.code
             pin = report.evaluation.matchedPin?.source.description
             missingRoot = PlatformJudges.missingRoot(report)
+            path = report.evaluation.builtChain
+            let forecast = RotationForecast(pins: report.policy.appliedPins(for: report.domain), builtChain: path)
+            breakingEvent = forecast.breakingEvent
+            breaksOn = forecast.breaksOn
         }
     }
 }

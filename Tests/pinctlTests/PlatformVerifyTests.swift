@@ -26,8 +26,8 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.hasSuffix("""
-                  android@24: REJECTED untrusted-chain — \(Self.otherRoot) is not in that store
-                  android@25: TRUSTED
+                  Android 7.0 (API 24): REJECTED untrusted-chain — \(Self.otherRoot) is not in that store
+                  Android 7.1.1 (API 25): TRUSTED
 
                 """), "\(result)")
         }
@@ -40,9 +40,9 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.hasSuffix("""
-                  android@24-25: TRUSTED
-                  ios@17: \(Self.appleValidity)
-                  ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
+                  Android 7.0–7.1.1 (API 24–25): TRUSTED
+                  iOS 17: \(Self.appleValidity)
+                  iOS 18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
                 """), "\(result)")
         }
@@ -57,9 +57,9 @@ import TestSupport
                                      "--ca-file", "other-root-ca.pem"], stores: directory)
 
             #expect(added.status == 0, "\(added)")
-            #expect(added.stdout.hasSuffix("\n  android@24-25: TRUSTED\n"), "\(added)")
+            #expect(added.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED\n"), "\(added)")
             #expect(beside.status == 0, "\(beside)")
-            #expect(beside.stdout.hasSuffix("\n  android@24-25: TRUSTED\n"), "\(beside)")
+            #expect(beside.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED\n"), "\(beside)")
         }
     }
 
@@ -122,8 +122,8 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("""
-                  android-app on android@24-25: TRUSTED
-                  ios-app on ios@18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
+                  android-app (afnetworking) on Android 7.0–7.1.1 (API 24–25): TRUSTED
+                  ios-app (afnetworking) on iOS 18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
                 """), "\(result)")
             #expect(bad.status == 2, "\(bad)")

@@ -76,10 +76,8 @@ struct LintReport {
 
     /// A compact table: the pins and what they match, the forecast, the date, the findings.
     var text: [String] {
-        let who = report.app.map { app in
-            "\(app.name) (\(report.policy.library.rawValue)\(app.versions.isEmpty ? "" : "; " + AppTable.versions(app.versions)))"
-        } ?? report.policy.library.rawValue
-        let on = report.platform.map { " on \($0.name)" } ?? ""
+        let who = report.appTitle ?? report.policy.library.rawValue
+        let on = report.platform.map { " on \($0.label)" } ?? ""
         var lines = [Terminal.paint(who + on, .bold) + " — " + Terminal.safe(report.domain ?? report.target)]
         if let why = result.pins.notPinnedBecause { lines.append("  not pinned: " + Terminal.safe(why)) }
         for attribution in result.forecast.attribution {

@@ -100,8 +100,9 @@ final class Reporter: @unchecked Sendable {
     }
 
     private func emitQuiet(_ report: TargetReport) {
-        let who = report.app.map { "\(report.target) (\($0.name))" } ?? report.target
-            + (report.platform.map { " on \($0.name)" } ?? "")
+        // The platform range follows the app too: `+` binds tighter than `??`, hence the brackets.
+        let who = (report.app.map { "\(report.target) (\($0.name))" } ?? report.target)
+            + (report.platform.map { " on \($0.label)" } ?? "")
         for (index, line) in report.evaluation.rejectionMessageLines.enumerated() {
             if index == 0 {
                 Terminal.error("\(who): rejected: \(line)")
