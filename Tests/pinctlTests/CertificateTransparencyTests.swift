@@ -53,10 +53,10 @@ import TestSupport
             let one = try verify("leaf-1-sct", platforms, stores: directory)
 
             #expect(two.status == 0, "\(two)")
-            #expect(two.stdout.contains("  android@24: TRUSTED\n  ios@12-17: TRUSTED\n"), "\(two)")
+            #expect(two.stdout.contains("  Android 7.0 (API 24): TRUSTED\n  iOS 12–17: TRUSTED\n"), "\(two)")
             #expect(one.status == 1, "\(one)")
-            #expect(one.stdout.contains("  android@24: TRUSTED\n"), "\(one)")
-            #expect(one.stdout.contains("  ios@12-17: REJECTED platform-rule — platform rule: certificate #0 "
+            #expect(one.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(one)")
+            #expect(one.stdout.contains("  iOS 12–17: REJECTED platform-rule — platform rule: certificate #0 "
                 + "(CN=ct.test): the leaf has SCTs from 1 log Apple's list qualifies, fewer than the 2 that a "
                 + "certificate valid for 90 days needs \(Self.rule)\n"), "\(one)")
         }
@@ -72,7 +72,7 @@ import TestSupport
             #expect(two.stdout.contains("SCTs from 2 logs Apple's list qualifies, fewer than the 3 that a "
                 + "certificate valid for 365 days needs"), "\(two)")
             #expect(three.status == 0, "\(three)")
-            #expect(three.stdout.hasSuffix("  ios@17: TRUSTED\n"), "\(three)")
+            #expect(three.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(three)")
         }
     }
 
@@ -92,7 +92,7 @@ import TestSupport
             let json = try verify(leaf, ["--platform", "ios@17", "--format", "json"], stores: directory)
 
             #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.contains("ios@17: REJECTED platform-rule"), "\(result)")
+            #expect(result.stdout.contains("iOS 17: REJECTED platform-rule"), "\(result)")
             #expect(result.stdout.contains(why), "\(result)")
             #expect(json.stdout.contains(#""code":"platform-rule""#), "\(json)")
         }
@@ -108,8 +108,8 @@ import TestSupport
             let older = try verify("leaf-unknown-log-before-list", ["--platform", "ios@17"], stores: directory)
 
             #expect(newer.status == 0, "\(newer)")
-            #expect(newer.stdout.hasSuffix("  ios@17: TRUSTED\n"), "\(newer)")
-            #expect(newer.stderr.contains("warning: ios@17: the leaf's SCTs from logs \(unknown) are newer than "
+            #expect(newer.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(newer)")
+            #expect(newer.stderr.contains("warning: iOS 17: the leaf's SCTs from logs \(unknown) are newer than "
                 + "Apple's CT log list of 2025-09-01"), "\(newer)")
             #expect(older.status == 1, "\(older)")
             #expect(older.stdout.contains("not counted: the SCT of 2025-07-31T00:00:00Z from log \(unknown), which "
@@ -128,10 +128,10 @@ import TestSupport
                                  stores: directory)
 
             #expect(user.status == 0, "\(user)")
-            #expect(user.stdout.hasSuffix("  ios@18: TRUSTED\n"), "\(user)")
+            #expect(user.stdout.hasSuffix("  iOS 18: TRUSTED\n"), "\(user)")
             #expect(system.status == 1, "\(system)")
             #expect(old.status == 0, "\(old)")
-            #expect(old.stdout.hasSuffix("  ios@17: TRUSTED\n"), "\(old)")
+            #expect(old.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(old)")
         }
     }
 
@@ -149,8 +149,8 @@ import TestSupport
     }
 
     /// The same policy on a live handshake: `check` of a loopback server presenting the chain.
-    @Test(arguments: [("leaf-2-scts", 0, "  ios@17: TRUSTED\n"),
-                      ("leaf-1-sct", 1, "  ios@17: REJECTED platform-rule")])
+    @Test(arguments: [("leaf-2-scts", 0, "  iOS 17: TRUSTED\n"),
+                      ("leaf-1-sct", 1, "  iOS 17: REJECTED platform-rule")])
     func checkOfALiveServerAppliesThePolicy(leaf: String, status: Int32, line: String) throws {
         try Self.withStores { directory in
             let server = try TLSTestServer(chainPEM: Certs.path("ct/\(leaf)-chain.pem"),
