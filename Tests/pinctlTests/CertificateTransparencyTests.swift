@@ -4,8 +4,8 @@ import TestSupport
 
 /// Apple's Certificate Transparency policy on the platform versions that require it (DESIGN §12), on the leaves of
 /// certs/ct/ (scripts/make-ct-certs.sh; `openssl s_client -ct` validated their SCTs when they were made). The facts,
-/// from Apple HT205280 ("Apple's Certificate Transparency policy") and Security's trust/trustd/CertificateTransparency.m
-/// and SecPolicyServer.c: CT is required of a chain to a system root whose leaf was issued from 16 October 2018;
+/// from Apple HT205280 ("Apple's Certificate Transparency policy") and Security's
+/// trust/trustd/CertificateTransparency.m and SecPolicyServer.c: CT is required of a chain to a system root whose leaf was issued from 16 October 2018;
 /// embedded SCTs from 2 distinct logs for a lifetime of 180 days or less, 3 up to 825 days; an SCT counts when its
 /// signature verifies, its log is on Apple's list and not retired before it; one log counts once.
 @Suite struct CertificateTransparencyTests {

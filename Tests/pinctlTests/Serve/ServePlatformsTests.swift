@@ -119,7 +119,8 @@ import TestSupport
             // The status page names each range too.
             let page = try exporter.client.get("/")
             #expect(page.body.contains("validating on android@24 rejected (untrusted-chain), validating on "
-                + "android@25 trusted, leaf-pinned on android@24 trusted, leaf-pinned on android@25 trusted"), "\(page)")
+                + "android@25 trusted, leaf-pinned on android@24 trusted, leaf-pinned on android@25 trusted"),
+                    "\(page)")
         }
     }
 
