@@ -75,6 +75,18 @@ keyUsage               = critical, keyCertSign, cRLSign
 subjectKeyIdentifier   = hash
 authorityKeyIdentifier = keyid:always
 
+# CAs without a key usage extension: RFC 5280 §6.1.4 (n) checks keyCertSign only when the extension is present.
+[ root_no_ku ]
+basicConstraints       = critical, CA:TRUE
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+
+# No pathlen: with one and no keyCertSign, strict OpenSSL adds error 81, a rule of its own kept as it is.
+[ intermediate_no_ku ]
+basicConstraints       = critical, CA:TRUE
+subjectKeyIdentifier   = hash
+authorityKeyIdentifier = keyid:always
+
 [ excluding ]
 basicConstraints       = critical, CA:TRUE, pathlen:0
 keyUsage               = critical, keyCertSign, cRLSign
@@ -192,9 +204,9 @@ gen_dsa() {
     run openssl genpkey -paramfile "$WORK/dsa-params.pem" -out "$KEYS/$1.key"
 }
 
-# sign NAME ISSUER(basename or "self") EXT DIGEST SUBJECT
+# sign NAME ISSUER(basename or "self") EXT DIGEST SUBJECT [NOT-AFTER]
 sign() {
-    local name=$1 issuer=$2 ext=$3 md=$4 subj=$5
+    local name=$1 issuer=$2 ext=$3 md=$4 subj=$5 end=${6:-$END}
     # Ed25519 keys cannot sign a request with a digest; the request's own signature does not matter here.
     local -a req_md=(-"$md")
     [[ $(openssl pkey -in "$KEYS/$name.key" -noout -text 2>/dev/null | head -1) == ED25519* ]] && req_md=()
@@ -206,7 +218,7 @@ sign() {
         issuer_args=(-cert "$OUT/$issuer.pem" -keyfile "$KEYS/$issuer.key")
     fi
     run openssl ca -batch -notext -md "$md" -rand_serial -preserveDN -outdir "$DB/newcerts" "${issuer_args[@]}" \
-        -startdate "$START" -enddate "$END" -extfile "$EXT" -extensions "$ext" \
+        -startdate "$START" -enddate "$end" -extfile "$EXT" -extensions "$ext" \
         -in "$WORK/csr/$name.csr" -out "$OUT/$name.pem"
 }
 
@@ -248,6 +260,10 @@ leaf-under-leading-period-nc     gen_ec       P-256     leading-period-nc-ca    
 leaf-with-nc                     gen_ec       P-256     intermediate-ca         leaf_constraining       sha256 /CN=limbo.test
 rsa2052-leaf                     gen_rsa      2052      intermediate-ca         leaf_rsa                sha256 /CN=rsa2052.limbo.test
 ca-leaf                          gen_ec       P-256     intermediate-ca         leaf_ca                 sha256 /CN=limbo.test
+no-ku-root-ca                    gen_ec       P-256     self                    root_no_ku              sha256 $O/CN=Limbo No-KU Root CA
+leaf-under-no-ku-root            gen_ec       P-256     no-ku-root-ca           leaf                    sha256 /CN=limbo.test
+no-ku-intermediate-ca            gen_ec       P-256     root-ca                 intermediate_no_ku      sha256 $O/CN=Limbo No-KU Intermediate CA
+leaf-under-no-ku-intermediate    gen_ec       P-256     no-ku-intermediate-ca   leaf                    sha256 /CN=limbo.test
 EOF
 
 # A serial number of zero: `openssl ca` takes the next serial from its serial file when not told -rand_serial.
@@ -258,6 +274,11 @@ run openssl ca -batch -notext -md sha256 -preserveDN -outdir "$DB/newcerts" -cer
     -keyfile "$KEYS/intermediate-ca.key" -startdate "$START" -enddate "$END" -extfile "$EXT" -extensions leaf \
     -in "$WORK/csr/serial-zero.csr" -out "$OUT/serial-zero-leaf.pem"
 openssl x509 -in "$OUT/serial-zero-leaf.pem" -noout -serial | grep -qx 'serial=00' || die "serial-zero-leaf.pem: serial not 0"
+
+# A leaf whose notAfter is the tests' evaluation time, to the second: valid at that second (RFC 5280 §4.1.2.5).
+gen_ec expires-at-evaluation-leaf P-256
+sign expires-at-evaluation-leaf intermediate-ca leaf sha256 /CN=limbo.test \
+    "$(date -u -d "@$AT_2026_06_01" +%Y%m%d%H%M%SZ)"
 
 # ---------------------------------------------------------------------------
 # Self-checks on the staging copy: key types and digests, then `openssl verify` at auth level 2 (the oracle).
@@ -284,11 +305,11 @@ expect_key leaf-under-sha1-intermediate.pem "Signature Algorithm: ecdsa-with-SHA
 expect_key excluding-ca.pem            "Excluded:"
 expect_key permitting-ca.pem           "Permitted:"
 
-# verify_expect EXPECT(ok | "ERR@DEPTH ...") ARGS...
+# verify_expect EXPECT(ok | "ERR@DEPTH ...") ARGS...    (at VERIFY_AT when set, else the tests' time)
 verify_expect() {
     local expect=$1; shift
     local out rc=0 errs
-    out=$(openssl verify -x509_strict -attime "$AT_2026_06_01" "$@" 2>&1) || rc=$?
+    out=$(openssl verify -x509_strict -attime "${VERIFY_AT:-$AT_2026_06_01}" "$@" 2>&1) || rc=$?
     errs=$(sed -n 's/^error \([0-9]*\) at \([0-9]*\) depth lookup.*/\1@\2/p' <<<"$out" | tr '\n' ' ' | sed 's/ $//')
     if [[ $expect == ok ]]; then
         [[ $rc -eq 0 && -z $errs && $out == *": OK" ]] || die "expected OK: openssl verify $*"$'\n'"$out"
@@ -339,6 +360,18 @@ verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem leaf
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem rsa2052-leaf.pem
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem ca-leaf.pem
 verify_expect ok   "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem serial-zero-leaf.pem
+# OpenSSL 3.0 counts the second of notAfter as expired (10 at 0); the second before is valid.
+openssl x509 -in expires-at-evaluation-leaf.pem -noout -enddate | grep -qx 'notAfter=Jun  1 00:00:00 2026 GMT' \
+    || die "expires-at-evaluation-leaf.pem: notAfter is not 2026-06-01T00:00:00Z"
+verify_expect 10@0 "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem expires-at-evaluation-leaf.pem
+VERIFY_AT=$((AT_2026_06_01 - 1)) verify_expect ok "${ROOT[@]}" "${AUTH[@]}" -untrusted intermediate-ca.pem \
+    expires-at-evaluation-leaf.pem
+# A CA without key usage: OpenSSL's strict mode alone refuses it (92), the root as much as an intermediate.
+verify_expect 92@1 -CAfile no-ku-root-ca.pem "${AUTH[@]}" leaf-under-no-ku-root.pem
+verify_expect 92@1 "${ROOT[@]}" "${AUTH[@]}" -untrusted no-ku-intermediate-ca.pem leaf-under-no-ku-intermediate.pem
+openssl x509 -in no-ku-intermediate-ca.pem -noout -ext keyUsage 2>/dev/null | grep -q . \
+    && die "no-ku-intermediate-ca.pem has a key usage extension"
+ok
 # The control: the intermediate of the weak leaves is itself fine.
 verify_expect ok   "${ROOT[@]}" -auth_level 2 intermediate-ca.pem
 
@@ -349,7 +382,7 @@ catalogue() {
     cat <<'EOF'
 ## certs/limbo/ (scripts/make-limbo-certs.sh)
 
-Made by `scripts/make-limbo-certs.sh` (not by make-certs.sh; re-run it to regenerate, keys change, dates are fixed 2025-01-01 → 2125-01-01 for every file). Chains in the manner of x509-limbo that OpenSSL's defaults accept but Apple's TLS policy (DESIGN §2) rejects, and the controls that must still pass. Private keys are not kept. Subjects of CAs carry `O=pinctl Limbo`; leaves have SAN DNS:limbo.test unless stated. "openssl" = `openssl verify -x509_strict -auth_level 2 -purpose sslserver`, checked by the script.
+Made by `scripts/make-limbo-certs.sh` (not by make-certs.sh; re-run it to regenerate, keys change, dates are fixed 2025-01-01 → 2125-01-01 for every file unless stated). Chains in the manner of x509-limbo that OpenSSL's defaults accept but Apple's TLS policy (DESIGN §2) rejects, and the controls that must still pass. Private keys are not kept. Subjects of CAs carry `O=pinctl Limbo`; leaves have SAN DNS:limbo.test unless stated. "openssl" = `openssl verify -x509_strict -auth_level 2 -purpose sslserver`, checked by the script.
 
 | File | What it is | Key | Expected |
 |---|---|---|---|
@@ -382,6 +415,11 @@ Made by `scripts/make-limbo-certs.sh` (not by make-certs.sh; re-run it to regene
 | `limbo/leaf-with-nc.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, itself carrying nameConstraints | EC P-256 | openssl OK; pinctl rejects #0: only a CA may carry name constraints |
 | `limbo/rsa2052-leaf.pem` | Leaf CN=rsa2052.limbo.test, SAN DNS:limbo.test, under intermediate-ca | RSA 2052 | openssl OK; pinctl rejects #0: the modulus is not whole bytes (BR §6.1.5) |
 | `limbo/ca-leaf.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, basicConstraints cA TRUE | EC P-256 | openssl OK; pinctl rejects #0: a server's certificate is an end entity |
+| `limbo/expires-at-evaluation-leaf.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, notAfter 2026-06-01T00:00:00Z (the tests' evaluation time) | EC P-256 | openssl 10 at 0 at that second; pinctl passes then (notAfter is inclusive, RFC 5280 §4.1.2.5) and rejects a second later |
+| `limbo/no-ku-root-ca.pem` | Self-signed root CN=Limbo No-KU Root CA, basicConstraints cA TRUE, no keyUsage | EC P-256 | Anchor of the leaf below |
+| `limbo/leaf-under-no-ku-root.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under no-ku-root-ca | EC P-256 | With no-ku-root-ca as anchor: openssl 92 at 1 (strict mode); pinctl passes (RFC 5280 §6.1.4 (n)) |
+| `limbo/no-ku-intermediate-ca.pem` | Intermediate CN=Limbo No-KU Intermediate CA under root-ca, no keyUsage | EC P-256 | Issuer of the leaf below |
+| `limbo/leaf-under-no-ku-intermediate.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under no-ku-intermediate-ca | EC P-256 | openssl 92 at 1 (strict mode); pinctl passes |
 | `limbo/serial-zero-leaf.pem` | Leaf CN=limbo.test, SAN DNS:limbo.test, under intermediate-ca, serial number 0 | EC P-256 | openssl OK; pinctl rejects #0: a serial MUST be positive (RFC 5280 §4.1.2.2) |
 EOF
 }

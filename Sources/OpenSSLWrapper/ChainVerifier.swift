@@ -206,15 +206,14 @@ private let recordAndContinue: @convention(c) (Int32, OpaquePointer?) -> Int32 =
     let recorder = Unmanaged<FailureRecorder>.fromOpaque(data).takeUnretainedValue()
     let code = X509_STORE_CTX_get_error(ctx)
     let depth = X509_STORE_CTX_get_error_depth(ctx)
+    // get0: the current certificate belongs to the context, which outlives the recorder's use of it.
+    let current = X509_STORE_CTX_get_current_cert(ctx)
+    if OpenSSLOnlyRefusal.contains(code: code, certificate: current, context: ctx) { return 1 }
     // A depth at or past the untrusted certificates is a certificate from the store: a trust anchor.
     if !recorder.checksAnchorValidity, code == X509_V_ERR_CERT_HAS_EXPIRED || code == X509_V_ERR_CERT_NOT_YET_VALID,
        depth >= X509_STORE_CTX_get_num_untrusted(ctx) {
         return 1
     }
-    // get0: the current certificate belongs to the context, which outlives the recorder's use of it.
-    recorder.record(
-        code: code,
-        depth: Int(depth),
-        certificate: X509_STORE_CTX_get_current_cert(ctx))
+    recorder.record(code: code, depth: Int(depth), certificate: current)
     return 1
 }

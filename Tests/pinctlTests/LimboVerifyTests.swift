@@ -73,6 +73,36 @@ import TestSupport
         #expect(result.stdout.contains(saying), "\(result)")
     }
 
+    /// notAfter is inclusive (RFC 5280 §4.1.2.5; Apple, Android and browsers judge so): OpenSSL 3.0 calls the chain
+    /// expired at that very second (openssl verify: error 10, scripts/make-limbo-certs.sh), as it did x509-limbo's
+    /// rfc5280::validity::notafter-exact. One second later it is expired for pinctl too.
+    @Test("A leaf is valid through the second of its notAfter, and expired after it", arguments: [
+        ("2026-06-01T00:00:00Z", Int32(0), "TRUSTED"),
+        ("2026-06-01T00:00:01Z", Int32(1), "expired on 2026-06-01T00:00:00Z"),
+    ])
+    func notAfterIsInclusive(_ time: String, _ status: Int32, _ saying: String) throws {
+        let result = try PinctlProcess.run([
+            "verify", "--ca-file", "limbo/root-ca.pem", "--at", time, "--chain", "limbo/expires-at-evaluation-leaf.pem",
+            "--chain", "limbo/intermediate-ca.pem", "--host", "limbo.test",
+        ])
+        #expect(result.status == status, "\(result)")
+        #expect(result.stdout.contains(saying), "\(result)")
+    }
+
+    /// A CA without a key usage extension may sign (RFC 5280 §6.1.4 (n) checks keyCertSign only when it is there;
+    /// Apple and Android agree). OpenSSL's strict mode alone refuses it (openssl verify: error 92,
+    /// scripts/make-limbo-certs.sh), as it did x509-limbo's crl::issuer-no-keyusage-extension.
+    @Test("A CA without key usage anchors a chain or issues in one", arguments: [
+        ("limbo/no-ku-root-ca.pem", ["limbo/leaf-under-no-ku-root.pem"]),
+        ("limbo/root-ca.pem", ["limbo/leaf-under-no-ku-intermediate.pem", "limbo/no-ku-intermediate-ca.pem"]),
+    ])
+    func caWithoutKeyUsage(_ anchor: String, _ chain: [String]) throws {
+        let result = try PinctlProcess.run(["verify", "--ca-file", anchor, "--at", TestTime.nowText, "--host",
+                                            "limbo.test"] + chain.flatMap { ["--chain", $0] })
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("TRUSTED"), "\(result)")
+    }
+
     @Test("A CN outside the permitted subtree does not matter, with an IP host or none",
         arguments: [["--host", "127.0.0.1"], []])
     func commonNameOutsideThePermittedSubtreePasses(_ host: [String]) throws {
