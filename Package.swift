@@ -137,8 +137,8 @@ let package = Package(
     ]
 )
 
-// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). A plain build links each with a
-// main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
+// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). Built without -DFUZZING, each links
+// with a main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
 let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzCertificates", ["OpenSSLWrapper"]),
     ("FuzzCertificateDER", ["OpenSSLWrapper"]),
@@ -151,11 +151,16 @@ let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzOkHttpSource", ["PolicyEngine"]),
     ("FuzzOutputEscaping", ["PinctlCLI", "XMLTree"]),
 ]
-// FuzzSupport holds the invariants targets share, of certificates and of exported policies.
-package.targets.append(
-    .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
-package.targets += fuzzTargets.map {
-    .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.parsers, path: "Tests/Fuzz/\($0.name)")
+// They are part of the package only when PINCTL_FUZZ_TARGETS is set, as scripts/fuzz.sh sets it (in its own build
+// folder): `swift build` and `swift test` would otherwise compile and link ten executables that nothing else runs, in
+// every build (a minute of CI's time each for the plain and the sanitized suite). CI builds and runs them in fuzz.sh.
+if Context.environment["PINCTL_FUZZ_TARGETS"] != nil {
+    // FuzzSupport holds the invariants targets share, of certificates and of exported policies.
+    package.targets.append(
+        .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
+    package.targets += fuzzTargets.map {
+        .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.parsers, path: "Tests/Fuzz/\($0.name)")
+    }
 }
 
 // Swift loads the CLibXML2 module again in every module that imports XMLTree, directly or not (an `internal import`

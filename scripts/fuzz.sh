@@ -50,6 +50,8 @@ limit=(${seconds[@]+"${seconds[@]}"} ${runs[@]+"${runs[@]}"})
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=30)
 
 echo "== building ${targets[*]}"
+# The package has the fuzz targets only when this is set (Package.swift): plain builds leave them out.
+export PINCTL_FUZZ_TARGETS=1
 for target in "${targets[@]}"; do
     # -DFUZZING drops each target's replay main: libFuzzer supplies main. swiftc keeps only its last
     # -sanitize flag, so fuzzer and address go in one.
