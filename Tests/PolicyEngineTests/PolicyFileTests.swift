@@ -188,6 +188,16 @@ struct PolicyFileTests {
         #expect(error.message == "the key 'version' is written twice in one mapping", "\(error)")
     }
 
+    /// Yams' resolver gave a plain `yes` the tag !!bool and a plain `12` !!int: the same text under another tag is
+    /// the same key only when the tags agree (YAMLTag's patterns, which Yams matched with NSRegularExpression).
+    @Test(arguments: [("yes: 1\n!!bool yes: 2\n", true), ("12: 1\n!!int 12: 2\n", true),
+                      ("12: 1\n!!str 12: 2\n", false), ("1_0: 1\n!!float 1_0: 2\n", false),
+                      ("2026-01-31: 1\n!!timestamp 2026-01-31: 2\n", true), ("~: 1\n!!null ~: 2\n", true)])
+    func aKeyIsTheSameKeyUnderTheTagYamsWouldHaveGivenIt(keys: String, same: Bool) throws {
+        let error = try #require(Self.load("version: 1\n" + keys).failure)
+        #expect(error.message.hasSuffix("is written twice in one mapping") == same, "\(error)")
+    }
+
     @Test func aSecondDocumentIsRefused() throws {
         try Self.expectError("apps: []\n---\napps: []\n", line: 2, keyPath: nil,
                              saying: "not valid YAML: expected a single document in the stream but found another document")
