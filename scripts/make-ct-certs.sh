@@ -65,11 +65,13 @@ done
 # log it does not know are not valid. (The server takes two connections: the probe that it listens, and the client.)
 served_status() {
     local chain=$1 port
+    shift
+    local -a extra=("$@")
     openssl x509 -in "$chain" -out "$WORK/served-leaf.pem"
     for _ in 1 2 3 4 5; do
         port=$((20000 + RANDOM % 20000))
         openssl s_server -quiet -accept "127.0.0.1:$port" -cert "$WORK/served-leaf.pem" -key leaf.key \
-            -cert_chain "$chain" -naccept 2 >/dev/null 2>&1 &
+            -cert_chain "$chain" -naccept 2 ${extra[@]+"${extra[@]}"} >/dev/null 2>&1 &
         SERVER_PID=$!
         for _ in $(seq 50); do
             (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -88,7 +90,8 @@ served_status() {
 }
 expect_status() {
     local chain=$1 expected=$2 got
-    got=$(served_status "$chain" | paste -sd ';' -)
+    shift 2
+    got=$(served_status "$chain" "$@" | paste -sd ';' -)
     [[ $got == "$expected" ]] || die "$chain: openssl s_client -ct says '$got', expected '$expected'"
     ok
 }
@@ -96,6 +99,9 @@ expect_status leaf-2-scts-chain.pem "2 valid"
 expect_status leaf-365-days-3-scts-chain.pem "3 valid"
 expect_status leaf-bad-signature-chain.pem "1 invalid;1 valid"
 expect_status leaf-unknown-log-after-list-chain.pem "1 unknown log;2 valid"
+# SCTs in the TLS extension (TLS 1.2's ServerHello, where s_server's serverinfo puts them).
+expect_status leaf-no-scts-chain.pem "2 valid" -serverinfo tls-scts-two-logs.serverinfo -tls1_2
+expect_status leaf-no-scts-chain.pem "1 valid" -serverinfo tls-scts-one-log.serverinfo -tls1_2
 
 # ---------------------------------------------------------------------------
 # Catalogue: one line per file, as a section of certs/README.md.
@@ -124,6 +130,8 @@ Made by `scripts/make-ct-certs.sh` (re-run it to regenerate; keys change, dates 
 | `ct/leaf-365-days-3-scts-chain.pem` | 365 days from 2025-12-01, SCTs from A, B and C | s_client: 3 valid; Apple: CT |
 | `ct/leaf-unknown-log-after-list-chain.pem` | 365 days from 2025-12-01, SCTs from A, B and Unknown | s_client: 2 valid, 1 unknown log; Apple with a list older than 2025-11-30: unknown, not refused |
 | `ct/leaf-unknown-log-before-list-chain.pem` | 365 days from 2025-08-01, SCTs from A, B and Unknown | Apple with a list of 2025-09-01 or later: not CT |
+| `ct/tls-scts-two-logs.serverinfo` | For `openssl s_server -serverinfo` (TLS 1.2): SCTs from A and B over leaf-no-scts, in the TLS extension | s_client: 2 valid; Apple: CT (2 logs, one sent by the server) |
+| `ct/tls-scts-one-log.serverinfo` | The same with A's SCT alone | s_client: 1 valid; Apple: not CT |
 | `ct/leaf-2018-no-scts-chain.pem` | 365 days from 2018-10-01, no SCTs | Apple: CT not required (issued before 2018-10-16); valid in 2019 |
 EOF
 }

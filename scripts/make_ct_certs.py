@@ -136,10 +136,14 @@ authorityKeyIdentifier = keyid:always
 subjectAltName = DNS:ct.test"""
 
 
-def sct(work, log, tbs, issuer_key_hash, timestamp_ms, sign_over=None):
-    """RFC 6962 §3.2: an SCT (v1) for a precertificate entry, signed by `log` with ECDSA SHA-256 (§2.1.4)."""
-    signed = struct.pack(">BBQH", 0, 0, timestamp_ms, 1) + issuer_key_hash \
-        + len(sign_over or tbs).to_bytes(3, "big") + (sign_over or tbs) + struct.pack(">H", 0)
+def x509_sct(work, log, certificate_der, timestamp_ms):
+    """RFC 6962 §3.2: an SCT for an x509_entry, the certificate whole, as a server sends it in the TLS extension."""
+    signed = struct.pack(">BBQH", 0, 0, timestamp_ms, 0) + len(certificate_der).to_bytes(3, "big") \
+        + certificate_der + struct.pack(">H", 0)
+    return signed_sct(work, log, signed, timestamp_ms)
+
+
+def signed_sct(work, log, signed, timestamp_ms):
     message = work.path("signed.bin")
     with open(message, "wb") as file:
         file.write(signed)
@@ -149,11 +153,30 @@ def sct(work, log, tbs, issuer_key_hash, timestamp_ms, sign_over=None):
                                                                                            len(signature)) + signature
 
 
-def sct_list_extension(scts):
-    """The extension's value: an OCTET STRING holding the TLS SignedCertificateTimestampList (§3.3)."""
+def sct(work, log, tbs, issuer_key_hash, timestamp_ms, sign_over=None):
+    """RFC 6962 §3.2: an SCT (v1) for a precertificate entry, signed by `log` with ECDSA SHA-256 (§2.1.4)."""
+    signed = struct.pack(">BBQH", 0, 0, timestamp_ms, 1) + issuer_key_hash \
+        + len(sign_over or tbs).to_bytes(3, "big") + (sign_over or tbs) + struct.pack(">H", 0)
+    return signed_sct(work, log, signed, timestamp_ms)
+
+
+def sct_list(scts):
+    """The TLS SignedCertificateTimestampList (§3.3)."""
     body = b"".join(struct.pack(">H", len(item)) + item for item in scts)
-    tls = struct.pack(">H", len(body)) + body
+    return struct.pack(">H", len(body)) + body
+
+
+def sct_list_extension(scts):
+    """The extension's value: an OCTET STRING holding the list."""
+    tls = sct_list(scts)
     return b"\x04" + der_length(len(tls)) + tls
+
+
+def serverinfo(name, scts):
+    """`openssl s_server -serverinfo`'s file: the signed_certificate_timestamp extension (type 18) with the list."""
+    data = sct_list(scts)
+    block = base64.encodebytes(struct.pack(">HH", 18, len(data)) + data).decode()
+    return f"-----BEGIN SERVERINFO FOR {name}-----\n{block}-----END SERVERINFO FOR {name}-----\n"
 
 
 def main():
@@ -200,6 +223,13 @@ def main():
          [("a", "2025-11-30"), ("b", "2025-11-30"), ("unknown", "2025-11-30")])
     leaf("leaf-unknown-log-before-list", "2025-08-01", 365,
          [("a", "2025-07-31"), ("b", "2025-07-31"), ("unknown", "2025-07-31")])
+    # SCTs a server sends in the TLS extension for leaf-no-scts (x509 entries over the whole certificate): from two
+    # logs, which Apple's policy takes whatever the lifetime, and from one, which it does not.
+    der = openssl("x509", "-in", os.path.join(out, "leaf-no-scts-chain.pem"), "-outform", "DER")
+    for name, signers in (("two-logs", ("a", "b")), ("one-log", ("a",))):
+        scts = [x509_sct(work, logs[log], der, epoch("2026-04-01") * 1000) for log in signers]
+        with open(os.path.join(out, f"tls-scts-{name}.serverinfo"), "w") as file:
+            file.write(serverinfo("ct.test", scts))
     # Issued before Apple required CT (16 October 2018), for an evaluation time in 2019.
     leaf("leaf-2018-no-scts", "2018-10-01", 365, [])
 

@@ -31,7 +31,8 @@ public enum Judge: Sendable {
         case .flags(let setup):
             do throws(InputError) {
                 let policy = try setup.policy(domain)
-                let evaluation = setup.evaluator.evaluate(policy, presented: presented, domain: domain)
+                let evaluator = setup.evaluator.with(sentSCTs: tls?.sentSCTs ?? [])
+                let evaluation = evaluator.evaluate(policy, presented: presented, domain: domain)
                 return .reports([TargetReport(target: target, domain: domain, policy: policy, evaluation: evaluation,
                                               extraWarnings: setup.warnings, tls: tls)])
             } catch {
@@ -43,6 +44,7 @@ public enum Judge: Sendable {
                 let message = only.map { "app \($0) does not cover \(domain ?? "a chain without a host")" }
                 return .uncovered(message ?? file.uncoveredMessage(domain))
             }
+            let evaluator = evaluator.with(sentSCTs: tls?.sentSCTs ?? [])
             return .reports(PolicyFile.evaluate(apps, presented: presented, domain: domain, evaluator: evaluator).map {
                 TargetReport(target: target, domain: domain, policy: $0.app.policy, evaluation: $0.evaluation,
                              extraWarnings: [], tls: tls, app: AppIdentity($0.app))
@@ -108,5 +110,13 @@ extension PolicyEvaluator {
         PolicyEvaluator(context: EvaluationContext(platformAnchors: context.platformAnchors, time: time,
                                                    warnDays: context.warnDays,
                                                    platformRules: context.platformRules))
+    }
+
+    /// The same evaluator, its platform rules given the SCTs the server sent; itself when it sent none.
+    func with(sentSCTs: [[UInt8]]) -> PolicyEvaluator {
+        guard !sentSCTs.isEmpty, var rules = context.platformRules else { return self }
+        rules.sentSCTs = sentSCTs
+        return PolicyEvaluator(context: EvaluationContext(platformAnchors: context.platformAnchors, time: context.time,
+                                                          warnDays: context.warnDays, platformRules: rules))
     }
 }

@@ -7,12 +7,16 @@ public struct TLSInfo: Sendable {
     public let clientCertificateRequested: Bool
     /// Why the handshake did not complete (the server asked for a client certificate and ended it); nil if it did.
     public let handshakeError: String?
+    /// The SCTs the server sent in the TLS extension or an OCSP staple, when asked for (Apple's CT policy counts
+    /// them beside those embedded in the leaf).
+    public let sentSCTs: [[UInt8]]
 
     public init(_ result: TLSHandshakeResult) {
         version = result.protocolVersion
         cipher = result.cipher
         clientCertificateRequested = result.clientCertificateRequested
         handshakeError = result.handshakeFailure?.message
+        sentSCTs = result.sentSCTs
     }
 
     /// The line that explains a client-certificate request, for the text outputs; nil when there was none.

@@ -58,6 +58,9 @@ public struct TargetChecker: Sendable {
             // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want
             // one (.networkAccessDisabled). Asking costs a server nothing.
             options.requestsOCSPStaple = revocation == .stapled || revocation == .ocsp || judge.isPolicyFile
+            // A platform version that requires Certificate Transparency counts the SCTs a server sends, as the device's
+            // TLS client asks for them.
+            options.requestsSCTs = platforms?.runs.contains { $0.store.certificateTransparency != nil } == true
             let result: TLSHandshakeResult
             do throws(TLSConnectionError) {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,

@@ -16,6 +16,8 @@ public struct PlatformRules: Sendable {
     /// Apple's CT log list where the version requires Certificate Transparency of chains to a system root
     /// (`AppleCTPolicy`); nil elsewhere.
     public let certificateTransparency: CTLogList?
+    /// The SCTs the server sent in the TLS extension or an OCSP staple (a live check), which Apple counts too.
+    public var sentSCTs: [[UInt8]] = []
 
     public init(appliesAppleServerPolicy: Bool, checksAnchorValidity: Bool, systemRoots: TrustStore,
                 userRoots: TrustStore?, certificateTransparency: CTLogList? = nil) {
@@ -42,7 +44,7 @@ public struct PlatformRules: Sendable {
         // SecPolicyCheckSystemTrustedCTRequired: only a chain "anchored with root in the system anchor source but not
         // the Apple anchor source" (SecGetAppleTrustAnchors: Apple's own roots, CN=Apple Root CA[ - G2| - G3]).
         guard let logs = certificateTransparency, anchoredBy == .system, !Self.isApplesOwnRoot(anchor),
-              let outcome = AppleCTPolicy.judge(chain, logs: logs, at: time)
+              let outcome = AppleCTPolicy.judge(chain, sent: sentSCTs, logs: logs, at: time)
         else { return (nil, []) }
         let failure = outcome.violation.map {
             VerificationFailure(code: X509_V_ERR_APPLICATION_VERIFICATION, message: $0, depth: 0,

@@ -77,7 +77,8 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("leaf-no-scts", "the leaf has no embedded SCTs, and Certificate Transparency is required"),
+        ("leaf-no-scts", "the chain has no SCTs, and Certificate Transparency is required: none is embedded in the "
+            + "leaf, and no server sent any in the TLS extension or an OCSP staple (a live check asks for those)"),
         ("leaf-bad-signature", "not counted: the SCT of 2026-03-31T00:00:00Z from CT Log B (Operator B), whose "
             + "signature does not verify"),
         ("leaf-2-scts-one-log", "not counted: a second SCT from CT Log A (Operator A): each log counts once"),
@@ -109,7 +110,7 @@ import TestSupport
 
             #expect(newer.status == 0, "\(newer)")
             #expect(newer.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(newer)")
-            #expect(newer.stderr.contains("warning: iOS 17: the leaf's SCTs from logs \(unknown) are newer than "
+            #expect(newer.stderr.contains("warning: iOS 17: the chain's SCTs from logs \(unknown) are newer than "
                 + "Apple's CT log list of 2025-09-01"), "\(newer)")
             #expect(older.status == 1, "\(older)")
             #expect(older.stdout.contains("not counted: the SCT of 2025-07-31T00:00:00Z from log \(unknown), which "
@@ -162,6 +163,32 @@ import TestSupport
 
             #expect(result.status == status, "\(result)")
             #expect(result.stdout.contains(line), "\(result)")
+        }
+    }
+
+    /// verify_tls_ct_policy: "B1: SCTs from 2 currently valid logs (from any source); B2: At least 1 external SCT from
+    /// a currently valid log". openssl s_server sends the SCTs of certs/ct's serverinfo files in the TLS extension
+    /// (TLS 1.2's ServerHello) for a leaf with none embedded; `openssl s_client -ct` found them valid.
+    @Test(arguments: [("two-logs", 0, "  iOS 17: TRUSTED\n"),
+                      ("one-log", 1, "and the server sent SCTs from 1 log still qualified, where 2 logs in all, one "
+                        + "of them sent, would do")])
+    func sctsTheServerSendsCountOnALiveCheck(serverinfo: String, status: Int32, expected: String) throws {
+        try Self.withStores { directory in
+            let chain = try String(contentsOfFile: Certs.path("ct/leaf-no-scts-chain.pem"), encoding: .utf8)
+            let end = "-----END CERTIFICATE-----\n"
+            let leaf = try directory.write("leaf.pem", text: String(chain[..<chain.range(of: end)!.upperBound]))
+            let server = try OpenSSLServer(["-cert", leaf, "-key", Certs.path("ct/leaf.key"), "-cert_chain",
+                                            Certs.path("ct/leaf-no-scts-chain.pem"), "-serverinfo",
+                                            Certs.path("ct/tls-scts-\(serverinfo).serverinfo"), "-tls1_2"])
+            defer { server.stop() }
+            let result = try PinctlProcess.run(
+                ["check", "127.0.0.1:\(server.port)", "--servername", "ct.test", "--at", TestTime.nowText,
+                 "--platform", "ios@17", "--stores", directory.path("stores")])
+            let offline = try verify("leaf-no-scts", ["--platform", "ios@17"], stores: directory)
+
+            #expect(result.status == status, "\(result)")
+            #expect(result.stdout.contains(expected), "\(result)")
+            #expect(offline.status == 1, "\(offline)")
         }
     }
 }

@@ -103,6 +103,7 @@ public enum TLSClient {
                 peerAddress: connection.peer.description, clientCertificateRequested: request.wasReceived,
                 handshakeFailure: failure)
             if options.requestsOCSPStaple { result.stapledOCSPResponse = stapledResponse(ssl) }
+            if options.requestsSCTs { result.sentSCTs = sentSCTs(ssl) }
             return result
         }
     }

@@ -19,6 +19,9 @@ public struct TLSConnectOptions: Sendable {
     public var version: TLSProtocolVersion?
     /// Whether to ask for a stapled OCSP response (the status_request extension).
     public var requestsOCSPStaple = false
+    /// Whether to ask for the SCTs a server sends (RFC 6962 §3.3: the signed_certificate_timestamp extension, and
+    /// in an OCSP staple, which OpenSSL then asks for too), as Apple's TLS clients do.
+    public var requestsSCTs = false
 
     public init(serverName: String?, timeout: Double, family: AddressFamily) {
         self.serverName = serverName
@@ -48,6 +51,9 @@ public struct TLSHandshakeResult: Sendable {
     public let handshakeFailure: TLSConnectionError?
     /// The OCSP response the server stapled (DER), when one was asked for and sent; nothing about it checked yet.
     public var stapledOCSPResponse: [UInt8]? = nil
+    /// The SCTs the server sent in the TLS extension or an OCSP staple, each in RFC 6962's form, when they were
+    /// asked for; nothing about them checked yet.
+    public var sentSCTs: [[UInt8]] = []
 
     /// Whether the client's side of the handshake completed.
     public var handshakeCompleted: Bool { handshakeFailure == nil }

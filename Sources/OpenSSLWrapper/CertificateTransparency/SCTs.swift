@@ -1,0 +1,121 @@
+internal import COpenSSL
+import FoundationEssentials
+
+/// The SCTs of a chain (RFC 6962 §3.3): embedded in the leaf (the extension 1.3.6.1.4.1.11129.2.4.2, a precertificate
+/// entry), or sent by the server in the TLS extension or an OCSP staple (an x509 entry, over the leaf whole). Each
+/// is judged by OpenSSL's `SCT_validate` against a log list: the log known, the version 1, the signature over the
+/// entry good, the time not after the evaluation.
+enum SCTs {
+    enum Judgement {
+        case valid(CTLogList.Log)
+        /// From a log the list does not hold.
+        case unknownLog
+        /// Why it does not count.
+        case refused(String)
+    }
+
+    struct SCT {
+        let logID: [UInt8]
+        let timestamp: Date
+        let judgement: Judgement
+
+        var logIDText: String { SCTs.base64(logID) }
+        var dateText: String { SCTs.timeText(timestamp) }
+    }
+
+    /// The leaf's embedded SCTs in certificate order; none when it has no such extension or one OpenSSL cannot read
+    /// (trustd then finds none either).
+    static func embedded(in leaf: X509Certificate, issuer: X509Certificate?, logs: CTLogList, at time: Date)
+        -> [SCT]
+    {
+        // get1-style: a new stack of new SCTs, freed with SCT_LIST_free.
+        guard let raw = X509_get_ext_d2i(leaf.pointer, NID_ct_precert_scts, nil, nil) else {
+            OpenSSLError.clearQueue()
+            return []
+        }
+        let list = OpaquePointer(raw)
+        defer { SCT_LIST_free(list) }
+        return withContext(leaf, issuer, logs, time) { context in
+            (0..<COpenSSLShim_sk_SCT_num(list)).compactMap { index in
+                COpenSSLShim_sk_SCT_value(list, index).map { judge($0, context, logs, time, hasIssuer: issuer != nil) }
+            }
+        }
+    }
+
+    /// The SCTs the server sent, each serialised (`i2o_SCT`), as x509 entries for `leaf`; one that does not parse
+    /// counts for nothing, as in trustd.
+    static func sent(_ serialised: [[UInt8]], for leaf: X509Certificate, logs: CTLogList, at time: Date) -> [SCT] {
+        withContext(leaf, nil, logs, time) { context in
+            serialised.compactMap { bytes in
+                bytes.withUnsafeBufferPointer { buffer -> SCT? in
+                    var cursor = buffer.baseAddress
+                    guard let sct = o2i_SCT(nil, &cursor, buffer.count) else {
+                        OpenSSLError.clearQueue()
+                        return nil
+                    }
+                    defer { SCT_free(sct) }
+                    guard SCT_set_log_entry_type(sct, CT_LOG_ENTRY_TYPE_X509) == 1 else { return nil }
+                    return judge(sct, context, logs, time, hasIssuer: true)
+                }
+            }
+        }
+    }
+
+    private static func withContext<T>(_ leaf: X509Certificate, _ issuer: X509Certificate?, _ logs: CTLogList,
+                                       _ time: Date, _ body: (OpaquePointer) -> T) -> T {
+        guard let context = CT_POLICY_EVAL_CTX_new() else { fatalError("CT_POLICY_EVAL_CTX_new: out of memory") }
+        defer { CT_POLICY_EVAL_CTX_free(context) }
+        guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf.pointer) == 1,
+              issuer.map({ CT_POLICY_EVAL_CTX_set1_issuer(context, $0.pointer) == 1 }) ?? true
+        else { fatalError("CT_POLICY_EVAL_CTX_set1: out of memory") }
+        CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, logs.store)
+        CT_POLICY_EVAL_CTX_set_time(context, milliseconds(time))
+        return body(context)
+    }
+
+    private static func milliseconds(_ time: Date) -> UInt64 { UInt64(max(0, time.timeIntervalSince1970 * 1000)) }
+
+    private static func judge(_ sct: OpaquePointer, _ context: OpaquePointer, _ logs: CTLogList, _ time: Date,
+                              hasIssuer: Bool) -> SCT {
+        var idPointer: UnsafeMutablePointer<UInt8>?
+        let idLength = SCT_get0_log_id(sct, &idPointer)
+        let logID = idPointer.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(idLength))) } ?? []
+        let stamp = SCT_get_timestamp(sct)
+        let timestamp = Date(timeIntervalSince1970: TimeInterval(stamp / 1000))
+        _ = SCT_validate(sct, context)
+        OpenSSLError.clearQueue()
+        let from = logs.logs[logID].map(AppleCTPolicy.name) ?? "log \(base64(logID))"
+        let judgement: Judgement
+        switch SCT_get_validation_status(sct) {
+        case SCT_VALIDATION_STATUS_VALID:
+            judgement = logs.logs[logID].map(Judgement.valid) ?? .unknownLog
+        case SCT_VALIDATION_STATUS_UNKNOWN_LOG:
+            if let known = logs.untrusted[logID] {
+                judgement = .refused("the SCT from \(known.name), a log Apple's list does not trust (\(known.state))")
+            } else {
+                judgement = .unknownLog
+            }
+        case SCT_VALIDATION_STATUS_UNKNOWN_VERSION:
+            judgement = .refused("an SCT of a version other than 1 from \(from)")
+        case SCT_VALIDATION_STATUS_UNVERIFIED where !hasIssuer:
+            judgement = .refused("the SCT from \(from): without the leaf's issuer it cannot be verified")
+        default:
+            judgement = .refused(stamp > milliseconds(time)
+                ? "the SCT from \(from) dated \(timeText(timestamp)), after the evaluation time"
+                : "the SCT of \(timeText(timestamp)) from \(from), whose signature does not verify")
+        }
+        return SCT(logID: logID, timestamp: timestamp, judgement: judgement)
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    /// `2026-03-31T00:00:00Z`.
+    static func timeText(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
