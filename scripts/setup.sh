@@ -5,6 +5,8 @@
 #   scripts/setup.sh           building and running pinctl (and the demo)
 #   scripts/setup.sh --tests   and the test suite: its tools, then the SARIF schema (scripts/fetch-test-tools.sh)
 #   scripts/setup.sh --ci      and what CI runs besides: Prometheus for scripts/serve-prometheus.sh
+#   scripts/setup.sh --bench   and the tools of the benchmarks: wrk, nginx, and the blackbox exporter pinctl serve
+#                              is timed against (scripts/bench-serve.sh, scripts/bench-exporter.sh); CI runs neither
 #   scripts/setup.sh --list    prints what it would install, installs nothing
 #
 # apt-get runs as root, or through sudo when not root. Swift itself is not a Debian package: without it the script
@@ -12,14 +14,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-tests=false ci=false list=false
+tests=false ci=false bench=false list=false
 for argument in "$@"; do
     case $argument in
         --tests) tests=true ;;
         --ci) tests=true ci=true ;;
+        --bench) bench=true ;;
         --list) list=true ;;
-        -h | --help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
-        *) echo "setup.sh: unknown option '$argument' (expected --tests, --ci, --list)" >&2; exit 2 ;;
+        -h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+        *) echo "setup.sh: unknown option '$argument' (expected --tests, --ci, --bench, --list)" >&2; exit 2 ;;
     esac
 done
 
@@ -50,9 +53,16 @@ ci_tools=(
     "lintian/lintian: scripts/package-deb.sh checks the package with it"
 )
 
+bench_tools=(
+    "wrk/wrk: the benchmarks' HTTP load on the exporters' /probe"
+    "nginx/nginx: bench-exporter.sh's TLS target (openssl s_server, one handshake at a time, would set the pace)"
+    "prometheus-blackbox-exporter/prometheus-blackbox-exporter: scripts/bench-exporter.sh times pinctl serve against it"
+)
+
 wanted=("${build[@]}")
 $tests && wanted+=("${test_tools[@]}")
 $ci && wanted+=("${ci_tools[@]}")
+$bench && wanted+=("${bench_tools[@]}")
 
 missing=()
 for entry in "${wanted[@]}"; do

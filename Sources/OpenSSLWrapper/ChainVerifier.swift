@@ -33,7 +33,9 @@ public enum ChainVerifier {
         defer { X509_STORE_CTX_free(ctx) }
 
         let recorder = FailureRecorder(checksAnchorValidity: options.checksAnchorValidity)
-        let known = [leaf] + untrusted + (onlyAnchor.map { [$0] } ?? [])
+        // The store's listed anchors were wrapped when it was made; reusing them spares reading the anchor back on
+        // every run, which `pinctl serve` pays per probe against the one store of its policy file.
+        let known = [leaf] + untrusted + (onlyAnchor.map { [$0] } ?? []) + store.certificates
         return withExtendedLifetime((known, store, recorder)) {
             guard X509_STORE_CTX_init(ctx, store.pointer, leaf.pointer, stack) == 1 else {
                 fatalError("X509_STORE_CTX_init: \(OpenSSLError.drain("init"))")

@@ -44,6 +44,6 @@ import TestSupport
         let result = try Subprocess.run(Self.script, ["--everything"])
 
         #expect(result.status == 2, "\(result)")
-        #expect(result.stderr == "setup.sh: unknown option '--everything' (expected --tests, --ci, --list)\n")
+        #expect(result.stderr == "setup.sh: unknown option '--everything' (expected --tests, --ci, --bench, --list)\n")
     }
 }
