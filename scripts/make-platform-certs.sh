@@ -15,6 +15,8 @@ SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_ROOT="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
 DEST="$REPO_ROOT/certs/platforms"
 README="$REPO_ROOT/certs/README.md"
+# shellcheck source=lib/certs-section.sh
+source "$SCRIPT_DIR/lib/certs-section.sh"
 SECTION="## certs/platforms/ (scripts/make-platform-certs.sh)"
 
 [[ -f "$REPO_ROOT/scripts/make-platform-certs.sh" && -f "$README" ]] \
@@ -210,27 +212,11 @@ Made by `scripts/make-platform-certs.sh` (re-run it to regenerate; keys change, 
 EOF
 }
 catalogue >"$WORK/section.md"
-diff <(ls | sed 's|^|platforms/|' | LC_ALL=C sort) \
-    <(sed -n 's/^| `\(platforms\/[^`]*\)` |.*/\1/p' "$WORK/section.md" | LC_ALL=C sort) >/dev/null \
-    || die "the catalogue and the files differ"
+check_catalogue platforms "$WORK/section.md" || die "the catalogue and the files differ"
 ok
 
-# ---------------------------------------------------------------------------
-# Install: replace certs/platforms/ and this script's section of certs/README.md, where it is (before the limbo
-# section when new: make-limbo-certs.sh rewrites everything from its own section to the end).
-# ---------------------------------------------------------------------------
-rm -rf -- "$DEST"
-cp -R -- "$OUT" "$DEST"
-awk -v section="$SECTION" -v file="$WORK/section.md" '
-    function insert() { while ((getline line < file) > 0) print line; print ""; done = 1 }
-    $0 == section { insert(); skipping = 1; next }
-    skipping && /^## / { skipping = 0 }
-    skipping { next }
-    !done && /^## certs\/limbo\// { insert() }
-    { print }
-    END { if (!done) { print ""; insert() } }
-' "$README" >"$WORK/README.md"
-cp -- "$WORK/README.md" "$README"
+# Install: certs/platforms/ and this script's section of certs/README.md.
+install_certs "$OUT" "$DEST" "$README" "$SECTION" "$WORK/section.md"
 
 echo "make-platform-certs.sh: OK — $(find "$DEST" -type f | wc -l) files in certs/platforms/," \
     "$NCHECK self-checks passed"

@@ -107,16 +107,16 @@ public enum Judge: Sendable {
 extension PolicyEvaluator {
     /// The same evaluator (anchors, warning window, platform rules) at `time`.
     func at(_ time: Date) -> PolicyEvaluator {
-        PolicyEvaluator(context: EvaluationContext(platformAnchors: context.platformAnchors, time: time,
-                                                   warnDays: context.warnDays,
-                                                   platformRules: context.platformRules))
+        var context = context
+        context.time = time
+        return PolicyEvaluator(context: context)
     }
 
     /// The same evaluator, its platform rules given the SCTs the server sent; itself when it sent none.
     func with(sentSCTs: [[UInt8]]) -> PolicyEvaluator {
-        guard !sentSCTs.isEmpty, var rules = context.platformRules else { return self }
-        rules.sentSCTs = sentSCTs
-        return PolicyEvaluator(context: EvaluationContext(platformAnchors: context.platformAnchors, time: context.time,
-                                                          warnDays: context.warnDays, platformRules: rules))
+        guard !sentSCTs.isEmpty, context.platformRules != nil else { return self }
+        var context = context
+        context.platformRules?.sentSCTs = sentSCTs
+        return PolicyEvaluator(context: context)
     }
 }

@@ -196,11 +196,11 @@ public struct PlatformJudges: Sendable {
     }
 
     /// What makes two versions one result: trusted or why not, on what basis, the root a store lacks, and the path
-    /// taken with the rotation forecast on it. The path is the chain pins are compared with and the one a result
-    /// names (DESIGN §12), so versions that build different paths are different results even when both trust the
-    /// chain: a range's report, its chain and lint's attribution must hold for every version in it. The forecast
-    /// follows from the path for one app; it is compared as well because lint prints it, and its breaks-on date, per
-    /// range (a root pin breaks on the root's end date, which differs between two roots of the same key).
+    /// taken. The path is the chain pins are compared with and the one a result names (DESIGN §12), so versions that
+    /// build different paths are different results even when both trust the chain: a range's report, its chain and
+    /// lint's attribution must hold for every version in it. The rotation forecast lint prints per range, with its
+    /// breaks-on date, is a function of the app's pins and this path (`RotationForecast`), so the same path gives the
+    /// same forecast: a root pin breaks on the end date of the root the path ends at.
     private struct Verdict: Equatable {
         let trusted: Bool
         let code: String?
@@ -208,8 +208,6 @@ public struct PlatformJudges: Sendable {
         let pin: String?
         let missingRoot: String?
         let path: [X509Certificate]
-        let breakingEvent: RotationEvent?
-        let breaksOn: Date?
 
         init(_ report: TargetReport) {
             trusted = report.evaluation.isTrusted
@@ -218,9 +216,6 @@ public struct PlatformJudges: Sendable {
             pin = report.evaluation.matchedPin?.source.description
             missingRoot = PlatformJudges.missingRoot(report)
             path = report.evaluation.builtChain
-            let forecast = RotationForecast(pins: report.policy.appliedPins(for: report.domain), builtChain: path)
-            breakingEvent = forecast.breakingEvent
-            breaksOn = forecast.breaksOn
         }
     }
 }

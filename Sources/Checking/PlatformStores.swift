@@ -86,14 +86,12 @@ public struct PlatformSettings: Sendable {
                         read[id] = root
                         roots.append(root)
                     }
-                    if PlatformStore.requiresCertificateTransparency(snapshot), ctLogs == nil {
-                        ctLogs = try snapshots.appleCTLogs()
-                    }
+                    let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
+                    if requiresCT, ctLogs == nil { ctLogs = try snapshots.appleCTLogs() }
                     // One origin for every version of a platform, so grouped versions say the same.
                     stores.append(PlatformStore(
                         snapshot: snapshot, roots: .anchors(roots, origin: "the \(snapshot.platform) store"),
-                        certificateTransparency: PlatformStore.requiresCertificateTransparency(snapshot)
-                            ? ctLogs : nil))
+                        certificateTransparency: requiresCT ? ctLogs : nil))
                 }
             }
             return stores

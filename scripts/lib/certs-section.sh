@@ -1,5 +1,6 @@
 # certs-section.sh — sourced by the certificate scripts: the last steps every one of them takes once its files are
-# made and self-checked. (make-ct-certs.sh uses it; the older scripts still carry their own copy of these steps.)
+# made and self-checked (make-path-certs.sh, make-platform-certs.sh, make-ct-certs.sh; the older ones still carry
+# their own copy).
 
 # check_catalogue DIR SECTION_FILE: the files in the current directory are exactly those the catalogue's table lists
 # as `DIR/NAME`.

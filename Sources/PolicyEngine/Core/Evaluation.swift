@@ -5,12 +5,13 @@ import OpenSSLWrapper
 public struct EvaluationContext: Sendable {
     /// The system store (OpenSSL's default paths), or the CA files given in its place.
     public let platformAnchors: TrustStore
-    /// The evaluation time; never the clock.
-    public let time: Date
+    /// The evaluation time; never the clock. A long-running caller (`serve`) sets it per check.
+    public var time: Date
     /// Certificates expiring within this many days are warned about.
     public let warnDays: Int
-    /// The verifier rules of the platform version judged on (DESIGN §12); nil without `--platform`.
-    public let platformRules: PlatformRules?
+    /// The verifier rules of the platform version judged on (DESIGN §12); nil without `--platform`. A live check
+    /// gives them the SCTs its server sent.
+    public var platformRules: PlatformRules?
 
     public init(platformAnchors: TrustStore, time: Date, warnDays: Int = 30, platformRules: PlatformRules? = nil) {
         self.platformAnchors = platformAnchors
