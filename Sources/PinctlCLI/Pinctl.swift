@@ -61,10 +61,6 @@ struct Pinctl: ParsableCommand {
 
     /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).
     static func report(_ error: Error) -> Int32 {
-        // A command ending with its status (every rejection): ArgumentParser would print nothing and return the code,
-        // but only after building the root command's usage text twice, by reflection (exitCode and fullMessage each
-        // make a MessageInfo), which is most of a rejecting run's time in a debug or sanitizer build.
-        if let exit = error as? ExitCode { return ExitStatus.fromArgumentParser(exit).rawValue }
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if code == .success {
