@@ -89,6 +89,7 @@ let package = Package(
                 "PolicyEngine",
                 "OpenSSLWrapper",
                 "TextSyntax",
+                "Transport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -2,7 +2,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOPosix
 import PolicyEngine
 import ServiceLifecycle
 import UnixSignals
@@ -25,11 +24,10 @@ public enum Exporter {
         let slots = ProbeSlots(capacity: settings.maxProbes)
         let metrics = ExporterMetrics(slots: slots)
         metrics.policyLoaded(apps: policies.policy.file.apps.count, at: policies.policy.loadedAt)
-        // One thread per slot: a probe blocks its thread for up to its timeout, and never an event loop.
-        let pool = NIOThreadPool(numberOfThreads: settings.maxProbes)
-        pool.start()
-        let routes = ExporterRoutes(settings: settings, policies: policies, slots: slots, pool: pool, metrics: metrics,
-                                    recent: RecentProbes(limit: settings.recentProbeCount), logger: logger)
+        let threads = ProbeThreads()
+        let routes = ExporterRoutes(settings: settings, policies: policies, slots: slots, threads: threads,
+                                    metrics: metrics, recent: RecentProbes(limit: settings.recentProbeCount),
+                                    logger: logger)
         // Trapped before the server listens, so that a SIGHUP sent once it does never meets the default action.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, metrics: metrics,
@@ -62,10 +60,10 @@ public enum Exporter {
         do {
             try await group.run()
         } catch {
-            try? await pool.shutdownGracefully()
+            threads.stop()
             throw StartError(description: "cannot serve on \(displayHost(settings.host)):\(settings.port): \(error)")
         }
-        try? await pool.shutdownGracefully()
+        threads.stop()
         logger.notice("stopped")
     }
 

@@ -1,13 +1,12 @@
 import Hummingbird
 import Logging
-import NIOPosix
 
 /// `/probe`, `/metrics` and `/`: what each route answers, and the bookkeeping around a probe.
 struct ExporterRoutes: Sendable {
     let settings: ExporterSettings
     let policies: PolicyHolder
     let slots: ProbeSlots
-    let pool: NIOThreadPool
+    let threads: ProbeThreads
     let metrics: ExporterMetrics
     let recent: RecentProbes
     let logger: Logger
@@ -25,7 +24,7 @@ struct ExporterRoutes: Sendable {
         return router
     }
 
-    /// Checks the target on a thread of the pool, if a slot is free; a refusal carries its reason.
+    /// Checks the target on a probe thread, if a slot is free; a refusal carries its reason.
     func probe(_ request: Request) async -> Response {
         let policy = policies.policy
         let probeRequest: ProbeRequest
@@ -45,15 +44,7 @@ struct ExporterRoutes: Sendable {
                 + "allows: try again later, or run more exporters")
         }
         defer { slots.release() }
-        let result: ProbeResult
-        do {
-            result = try await pool.runIfActive { [settings] in
-                Probe.run(probeRequest, policy: policy, settings: settings)
-            }
-        } catch {
-            // The pool stops only after the server has drained; a probe cancelled before it began lands here.
-            return Responses.text(.serviceUnavailable, "pinctl serve is shutting down")
-        }
+        let result = await threads.run { [settings] in Probe.run(probeRequest, policy: policy, settings: settings) }
         metrics.probeFinished(result)
         recent.add(result)
         logger.debug("probe", metadata: [

@@ -125,8 +125,28 @@ import Synchronization
             #expect(metrics.metric("pinctl_exporter_probes_total", [("outcome", "trusted")]) == Double(probed.count))
             #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "busy")])
                     == Double(refused.count))
-            // Probes run on a fixed pool: the burst starts no threads of its own.
-            #expect(threadsAfter <= threadsBefore + 2, "threads \(threadsBefore) → \(threadsAfter)")
+            // A probe thread is started only when none is idle, and kept: at most --max-probes for the burst, and the
+            // concurrency runtime's threads (as many as cores, 2 here) that resume the requests.
+            #expect(threadsAfter <= threadsBefore + 16 + 2, "threads \(threadsBefore) → \(threadsAfter)")
+        }
+    }
+
+    /// Probe threads are started as probes arrive, not as a pool's work queue drains: 24 probes of a silent target
+    /// run together and all time out after the one timeout. (On Dispatch, which adds threads for blocked work slowly,
+    /// they ran in turns on a few threads.)
+    @Test func probesOfASilentTargetWaitTogetherNotInTurns() throws {
+        let silent = try HostilePeer(.silent)
+        defer { silent.stop() }
+        let target = ServeFixture.target(silent.port)
+        try ServeFixture.withExporter(targets: [target], ["--timeout", "2"]) { exporter, _ in
+            let client = exporter.client
+            let started = Date()
+            let answers = Self.concurrently(24) { _ in try? client.probe(target, Self.domain, seconds: 30) }
+            let seconds = Date().timeIntervalSince(started)
+            #expect(answers.allSatisfy { $0?.metric("pinctl_probe_error", [("code", "timeout")]) == 1 })
+            #expect(seconds >= 1.9 && seconds < 3.9, "24 probes of a silent target took \(seconds) s")
+            let metrics = try client.get("/metrics")
+            #expect(metrics.metric("pinctl_exporter_probes_in_flight_peak") == 24, "\(metrics)")
         }
     }
 }

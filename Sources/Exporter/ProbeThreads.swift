@@ -1,0 +1,68 @@
+import Transport
+
+/// The threads probes block on: a probe waits on its sockets for up to its timeout, and must never hold an event
+/// loop. A thread is started only when a probe finds none idle, and kept for the next probes, so there are as many as
+/// ever ran at once (at most --max-probes, which `ProbeSlots` enforces).
+///
+/// Not NIOThreadPool: it starts all --max-probes (64) threads at once and hands work to any of them, so under load
+/// every one ran probes in turn and kept its touched stack and a malloc arena: 9.5 MiB more resident memory at 8
+/// concurrent scrapes (issue #22). Not Dispatch: it adds threads for blocked work only slowly (60 probes of a silent
+/// target with a 3 s timeout took 17 s on 8 threads).
+// @unchecked Sendable: `state` is only touched with `condition`'s lock held.
+final class ProbeThreads: @unchecked Sendable {
+    private struct State {
+        var jobs: [@Sendable () -> Void] = []
+        var idle = 0
+        var threads: [JoinableThread] = []
+        var stopping = false
+    }
+
+    private let condition = ThreadCondition()
+    private var state = State()
+
+    /// Runs `body` on a probe thread and returns its result.
+    func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Lets the threads finish the probes given them, then ends and joins them (OpenSSL frees a thread's state as
+    /// it ends: see `JoinableThread`).
+    func stop() {
+        let threads = condition.withLock {
+            state.stopping = true
+            condition.broadcast()
+            return state.threads
+        }
+        for thread in threads { thread.join() }
+    }
+
+    private func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.withLock {
+            state.jobs.append(job)
+            if state.jobs.count > state.idle {
+                state.threads.append(JoinableThread { [self] in work() })
+            } else {
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while state.jobs.isEmpty, !state.stopping {
+                state.idle += 1
+                condition.wait()
+                state.idle -= 1
+            }
+            guard !state.jobs.isEmpty else { break }
+            let job = state.jobs.removeFirst()
+            condition.unlock()
+            job()
+            condition.lock()
+        }
+        condition.unlock()
+    }
+}
