@@ -20,13 +20,8 @@ cd "$root"
 duration=${DURATION:-10}
 rounds=${ROUNDS:-2}
 connections=${CONNECTIONS:-8}
-if [ $# -ge 1 ]; then
-    pinctl=$1
-else
-    swift build -c release --product pinctl 2>&1 | tail -n 1
-    swift build -c release --product pinctl-serve 2>&1 | tail -n 1   # what pinctl serve runs
-    pinctl="$root/.build/release/pinctl"
-fi
+. "$root/scripts/lib/serve-binary.sh"
+choose_serve_pinctl "$@"
 for tool in wrk openssl prometheus-blackbox-exporter; do
     command -v $tool >/dev/null || {
         echo "bench-exporter: $tool is not installed (scripts/setup.sh --bench installs it)" >&2; exit 1

@@ -13,13 +13,8 @@ cd "$root"
 duration=${DURATION:-20}
 connections=${CONNECTIONS:-200}
 max_probes=${MAX_PROBES:-200}
-if [ $# -ge 1 ]; then
-    pinctl=$1
-else
-    swift build -c release --product pinctl 2>&1 | tail -n 1
-    swift build -c release --product pinctl-serve 2>&1 | tail -n 1   # what pinctl serve runs
-    pinctl="$root/.build/release/pinctl"
-fi
+. "$root/scripts/lib/serve-binary.sh"
+choose_serve_pinctl "$@"
 command -v wrk >/dev/null || { echo "bench-serve: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
 work=$(mktemp -d)

@@ -34,12 +34,18 @@ public struct TargetChecker: Sendable {
         let name = target.description
         let domain = connection.domain(for: target)
         let deadline = Deadline(seconds: connection.timeout)
-        let base: TLSConnectOptions
+        var base: TLSConnectOptions
         do {
             base = try connection.connectOptions(for: target)
         } catch {
             return [.failed([FailureReport(target: name, code: "input", message: error.description)])]
         }
+        // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want one
+        // (.networkAccessDisabled). Asking costs a server nothing.
+        base.requestsOCSPStaple = revocation == .stapled || revocation == .ocsp || judge.isPolicyFile
+        // A platform version that requires Certificate Transparency counts the SCTs a server sends, as the device's
+        // TLS client asks for them.
+        base.requestsSCTs = platforms?.runs.contains { $0.store.certificateTransparency != nil } == true
         let planned: [Edge]
         do {
             planned = try plan(target, route: base.route, deadline: deadline)
@@ -47,7 +53,8 @@ public struct TargetChecker: Sendable {
             return [failed(name, domain: domain, error)]
         }
         let split = edges.splitsTargets
-        return ConcurrentRunner.run(count: planned.count, jobs: min(planned.count, Self.parallelEdges), work: { index in
+        let jobs = min(planned.count, Self.parallelEdges)
+        return ConcurrentRunner.run(count: planned.count, jobs: jobs, work: { [base] index in
             var edge = planned[index]
             var options = base
             if let address = edge.address, let socket = SocketAddress(ipLiteral: address, port: target.port) {
@@ -55,12 +62,6 @@ public struct TargetChecker: Sendable {
             }
             options.keyType = edge.keyType
             options.version = edge.version
-            // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want
-            // one (.networkAccessDisabled). Asking costs a server nothing.
-            options.requestsOCSPStaple = revocation == .stapled || revocation == .ocsp || judge.isPolicyFile
-            // A platform version that requires Certificate Transparency counts the SCTs a server sends, as the device's
-            // TLS client asks for them.
-            options.requestsSCTs = platforms?.runs.contains { $0.store.certificateTransparency != nil } == true
             let result: TLSHandshakeResult
             do throws(TLSConnectionError) {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
