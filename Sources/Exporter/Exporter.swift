@@ -24,7 +24,7 @@ public enum Exporter {
         let slots = ProbeSlots(capacity: settings.maxProbes)
         let metrics = ExporterMetrics(slots: slots)
         metrics.policyLoaded(apps: policies.policy.file.apps.count, at: policies.policy.loadedAt)
-        let threads = ProbeThreads()
+        let threads = ProbeThreads(limit: settings.maxProbes)
         let routes = ExporterRoutes(settings: settings, policies: policies, slots: slots, threads: threads,
                                     metrics: metrics, recent: RecentProbes(limit: settings.recentProbeCount),
                                     logger: logger)

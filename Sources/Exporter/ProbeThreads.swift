@@ -1,8 +1,12 @@
+import Glibc
 import Transport
 
 /// The threads probes block on: a probe waits on its sockets for up to its timeout, and must never hold an event
 /// loop. A thread is started only when a probe finds none idle, and kept for the next probes, so there are as many as
-/// ever ran at once (at most --max-probes, which `ProbeSlots` enforces).
+/// ever ran at once, and never more than `limit` (--max-probes). The limit is needed besides `ProbeSlots`: a probe's
+/// answer (and its slot) is handed back before its thread is idle again, so the next probe can find none idle while
+/// one is about to be; it waits for that one instead of starting another, which under a steady burst added a thread
+/// now and then without end.
 ///
 /// Not NIOThreadPool: it starts all --max-probes (64) threads at once and hands work to any of them, so under load
 /// every one ran probes in turn and kept its touched stack and a malloc arena: 9.5 MiB more resident memory at 8
@@ -17,8 +21,16 @@ final class ProbeThreads: @unchecked Sendable {
         var stopping = false
     }
 
+    /// Probe threads show under this name in /proc and debuggers.
+    static let threadName = "pinctl-probe"
+
+    private let limit: Int
     private let condition = ThreadCondition()
     private var state = State()
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
 
     /// Runs `body` on a probe thread and returns its result.
     func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
@@ -41,7 +53,7 @@ final class ProbeThreads: @unchecked Sendable {
     private func submit(_ job: @escaping @Sendable () -> Void) {
         condition.withLock {
             state.jobs.append(job)
-            if state.jobs.count > state.idle {
+            if state.jobs.count > state.idle, state.threads.count < limit {
                 state.threads.append(JoinableThread { [self] in work() })
             } else {
                 condition.broadcast()
@@ -50,6 +62,7 @@ final class ProbeThreads: @unchecked Sendable {
     }
 
     private func work() {
+        Self.nameThisThread()
         condition.lock()
         while true {
             while state.jobs.isEmpty, !state.stopping {
@@ -64,5 +77,14 @@ final class ProbeThreads: @unchecked Sendable {
             condition.lock()
         }
         condition.unlock()
+    }
+
+    /// What pthread_setname_np does, which Swift's Glibc module does not export: the kernel's name of the calling
+    /// thread. Only a name: a thread that cannot be named runs all the same.
+    private static func nameThisThread() {
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        _ = threadName.withCString { write(file, $0, strlen($0)) }
+        close(file)
     }
 }

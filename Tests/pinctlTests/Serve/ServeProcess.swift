@@ -49,6 +49,16 @@ final class ServeProcess: @unchecked Sendable {
             .flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// The exporter's threads now named `name` (/proc/PID/task/*/comm).
+    func threadCount(named name: String) -> Int {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return ids.filter { id in
+            let comm = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .newlines) == name
+        }.count
+    }
+
     /// Ends the exporter if it still runs (SIGKILL: no test may leave it behind) and reaps it.
     func stop() { process.stop() }
 
