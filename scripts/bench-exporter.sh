@@ -11,7 +11,7 @@
 #     (utime+stime of the exporter's process from /proc/PID/stat over its runs ÷ its successful probes), and peak
 #     RSS (the kernel's VmHWM at the end); then the three ratios pinctl/blackbox. The figures vary with the
 #     machine's other load: compare the ratios of one run, not absolute figures across runs.
-# Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build/release/pinctl); DURATION=10 ROUNDS=2
+# Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=10 ROUNDS=2
 # CONNECTIONS=8. Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
 # No network beyond loopback; everything it starts is stopped, and its temporary directory removed, on exit.
 set -euo pipefail

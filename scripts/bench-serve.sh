@@ -5,7 +5,7 @@
 #   - the load: wrk with 200 connections, each sending GET /probe?target=… again as soon as it is answered;
 #   - measured: probes per second (wrk's requests/s; non-2xx answers are counted apart), latency, and the
 #     exporter's resident memory (VmRSS sampled every 0.2 s, and the kernel's high-water mark VmHWM).
-# Usage: scripts/bench-serve.sh [PINCTL]  (default: builds .build/release/pinctl); DURATION=20 CONNECTIONS=200.
+# Usage: scripts/bench-serve.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=20 CONNECTIONS=200.
 # Needs wrk (apt-get install wrk) and openssl. Everything it starts is stopped on exit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -42,7 +42,7 @@ OPENSSL_VERIFY = ["openssl", "verify", "-x509_strict", "-partial_chain", "-attim
 
 def build():
     # The command README's "Build and install" gives (its own build folder, so a debug build is not disturbed).
-    subprocess.run(["swift", "build", "-c", "release", "--product", "pinctl", "--static-swift-stdlib",
+    subprocess.run([os.path.join(ROOT, "scripts", "build-release.sh"), "--product", "pinctl",
                     "--scratch-path", SCRATCH], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
 

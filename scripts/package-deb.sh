@@ -29,7 +29,7 @@ scripts/setup.sh
 build() {   # the release build README installs, in .build-release (scripts/test-release.sh shares it)
     local log
     log=$(mktemp)
-    if ! swift build -c release --static-swift-stdlib --scratch-path .build-release "$@" >"$log" 2>&1; then
+    if ! scripts/build-release.sh --scratch-path .build-release "$@" >"$log" 2>&1; then
         grep -A3 'error:' "$log" >&2 || tail -n 40 "$log" >&2
         echo "package-deb.sh: the build failed (the full log: $log)" >&2
         exit 1

@@ -17,6 +17,6 @@ if [ -n "${PINCTL_BINARY:-}" ]; then
     swift test --skip-build --filter pinctlTests "$@"
     exit
 fi
-swift build -c release --static-swift-stdlib --product pinctl --scratch-path .build-release 2>&1 | tail -n 1
+scripts/build-release.sh --product pinctl --scratch-path .build-release 2>&1 | tail -n 1
 PINCTL_BINARY="$root/.build-release/release/pinctl" \
     swift test --skip-build --filter pinctlTests --skip 'pinctlTests\.(Serve[A-Za-z]*|CommandAgreement)Tests' "$@"
