@@ -92,6 +92,18 @@ public enum Judge: Sendable {
         }
     }
 
+    /// The same judge reusing the verifications `memo` remembers: for a long-running caller (`serve`), which judges
+    /// the same chains again and again. Only where running a verification again must give the same result.
+    public func remembering(_ memo: VerificationMemo) -> Judge {
+        switch self {
+        case .flags(let setup):
+            return .flags(PolicySetup(evaluator: setup.evaluator.remembering(memo), warnings: setup.warnings,
+                                      policy: setup.policy))
+        case .file(let file, let evaluator, let only):
+            return .file(file, evaluator.remembering(memo), onlyApp: only)
+        }
+    }
+
     /// The policy file's targets, for `check --config` without targets.
     public var fileTargets: [Target] {
         if case .file(let file, _, _) = self { return file.targets }
@@ -109,6 +121,13 @@ extension PolicyEvaluator {
     func at(_ time: Date) -> PolicyEvaluator {
         var context = context
         context.time = time
+        return PolicyEvaluator(context: context)
+    }
+
+    /// The same evaluator reusing the verifications `memo` remembers.
+    func remembering(_ memo: VerificationMemo) -> PolicyEvaluator {
+        var context = context
+        context.verificationMemo = memo
         return PolicyEvaluator(context: context)
     }
 

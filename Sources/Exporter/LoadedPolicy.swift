@@ -1,5 +1,6 @@
 import Checking
 import FoundationEssentials
+import OpenSSLWrapper
 import PolicyEngine
 import Synchronization
 
@@ -14,6 +15,10 @@ struct LoadedPolicy: Sendable {
     let platforms: PlatformJudges?
     let loadedAt: Date
 
+    /// Distinct (chain, anchors, name) verifications kept per load: each holds its chain's certificates, about
+    /// 10 KB, so a fleet of many chains costs at most a few MB.
+    static let verificationsRemembered = 512
+
     /// Reads the file, its anchors and the store snapshots of the platforms it names; the error says what is wrong,
     /// naming the file, line and key, or the platform version there is no snapshot of.
     static func load(_ settings: ExporterSettings) throws(InputError) -> LoadedPolicy {
@@ -26,7 +31,13 @@ struct LoadedPolicy: Sendable {
         // Read once: the judges and the file the routes consult are of the same text, however it changes meanwhile.
         let policy = settings.policySettings
         let platforms = try PlatformJudges.named(by: file, policy, storesDirectory: settings.storesDirectory)
-        let judge = if let first = platforms?.runs.first { first.judge } else { try Judge(policy, file: file) }
+        // Without platforms, one judge for every probe: it remembers each distinct chain's verifications, as a
+        // fleet serves the same chain from many targets. Platform rules read the SCTs each server sends.
+        let judge = if let first = platforms?.runs.first {
+            first.judge
+        } else {
+            try Judge(policy, file: file).remembering(VerificationMemo(capacity: verificationsRemembered))
+        }
         return LoadedPolicy(file: file, judge: judge, platforms: platforms, loadedAt: Date())
     }
 

@@ -96,6 +96,9 @@ public struct ChainVerification: Sendable {
     /// empty, `chain` is not the path OpenSSL built: that one comes first here. When `failure` is set, `chain` is
     /// OpenSSL's path and these are the others that failed too.
     public let refusedPaths: [RefusedPath]
+    /// The search for other paths stopped at its deadline rather than its end: the same search may end elsewhere
+    /// another time, so this result is never remembered (`VerificationMemo`).
+    var searchCutShort = false
 
     public init(
         chain: [X509Certificate], failure: VerificationFailure?, warnings: [String], anchor: X509Certificate?,

@@ -5,15 +5,21 @@ import FoundationEssentials
 public enum ChainVerifier {
     /// Builds and verifies a chain from `leaf`, with `untrusted` as candidate intermediates and `store` as anchors.
     /// When the path OpenSSL builds fails, the other paths the candidates allow are tried (`PathBacktracking`).
+    /// With `memo`, a verification it remembers is reused where running it again must give the same result.
     public static func verify(
         leaf: X509Certificate,
         untrusted: [X509Certificate],
         store: TrustStore,
-        options: VerificationOptions
+        options: VerificationOptions,
+        memo: VerificationMemo? = nil
     ) -> ChainVerification {
-        let first = run(leaf: leaf, untrusted: untrusted, store: store, onlyAnchor: nil, options: options)
-        guard first.failure != nil else { return first }
-        return backtrack(from: first, leaf: leaf, untrusted: untrusted, store: store, options: options)
+        let verify = {
+            let first = run(leaf: leaf, untrusted: untrusted, store: store, onlyAnchor: nil, options: options)
+            guard first.failure != nil else { return first }
+            return backtrack(from: first, leaf: leaf, untrusted: untrusted, store: store, options: options)
+        }
+        guard let memo else { return verify() }
+        return memo.verification(leaf: leaf, untrusted: untrusted, store: store, options: options, verify: verify)
     }
 
     /// One `X509_STORE_CTX` run. With `onlyAnchor`, that store certificate is the only one OpenSSL may look up (an

@@ -28,16 +28,23 @@ enum PathBacktracking {
 
     /// Every path from `leaf` to an anchor through `lookup`'s candidates, depth first in preference order, handed to
     /// `body` until it returns true or a bound is reached. A path never holds one subject and key twice (a loop).
+    /// Returns whether the deadline ended the search: only then could the same search end elsewhere another time.
+    @discardableResult
     static func forEachPath(
         from leaf: X509Certificate, lookup: IssuerLookup, _ body: ([X509Certificate]) -> Bool
-    ) {
+    ) -> Bool {
         let clock = ContinuousClock()
         let end = clock.now + deadline
         var lookups = 0
         var paths = 0
+        var timedOut = false
         // Returns true to stop the whole search.
         func extend(_ path: [X509Certificate]) -> Bool {
-            guard lookups < maximumLookups, clock.now < end, let top = path.last else { return true }
+            guard clock.now < end else {
+                timedOut = true
+                return true
+            }
+            guard lookups < maximumLookups, let top = path.last else { return true }
             lookups += 1
             for candidate in lookup.issuers(of: top) {
                 let issuer = candidate.certificate
@@ -52,6 +59,7 @@ enum PathBacktracking {
             return false
         }
         _ = extend([leaf])
+        return timedOut
     }
 }
 
@@ -86,7 +94,7 @@ extension ChainVerifier {
         var refused: [RefusedPath] = []
         var warnings = first.warnings
         var verified: ChainVerification?
-        PathBacktracking.forEachPath(from: leaf, lookup: lookup) { path in
+        let timedOut = PathBacktracking.forEachPath(from: leaf, lookup: lookup) { path in
             guard tried.insert(path.map(\.sha256Fingerprint)).inserted, let anchor = path.last else { return false }
             let result = run(leaf: leaf, untrusted: Array(path.dropFirst().dropLast()), store: store,
                              onlyAnchor: anchor, options: options)
@@ -99,11 +107,12 @@ extension ChainVerifier {
             refused.append(RefusedPath(chain: result.chain, failure: failure))
             return false
         }
-        guard let verified else {
-            return ChainVerification(chain: first.chain, failure: first.failure, warnings: warnings,
-                                     anchor: first.anchor, refusedPaths: refused)
-        }
-        return ChainVerification(chain: verified.chain, failure: nil, warnings: warnings, anchor: verified.anchor,
-                                 refusedPaths: [RefusedPath(chain: first.chain, failure: failure)] + refused)
+        var result = verified.map {
+            ChainVerification(chain: $0.chain, failure: nil, warnings: warnings, anchor: $0.anchor,
+                              refusedPaths: [RefusedPath(chain: first.chain, failure: failure)] + refused)
+        } ?? ChainVerification(chain: first.chain, failure: first.failure, warnings: warnings, anchor: first.anchor,
+                               refusedPaths: refused)
+        result.searchCutShort = timedOut
+        return result
     }
 }

@@ -15,6 +15,16 @@ public final class TrustStore: @unchecked Sendable {
     private let directories: [String]
     private let files: [String]
 
+    /// What a store holds, when all of it is listed: a SHA-256 over its anchors' fingerprints in order, and the name
+    /// messages give it.
+    struct Contents: Hashable {
+        let origin: String
+        let anchors: [UInt8]
+    }
+
+    /// Nil when a hashed directory or a bundle read lazily holds anchors: what they hold is not known up front.
+    let contents: Contents?
+
     private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String]) {
         guard let store = X509_STORE_new() else { fatalError("X509_STORE_new: out of memory") }
         pointer = store
@@ -22,6 +32,8 @@ public final class TrustStore: @unchecked Sendable {
         self.certificates = certificates
         self.directories = directories
         self.files = files
+        contents = directories.isEmpty && files.isEmpty
+            ? Contents(origin: origin, anchors: Digest.sha256(certificates.flatMap(\.sha256Fingerprint))) : nil
         for directory in directories {
             _ = PathBytes.withCString(directory) { X509_STORE_load_path(store, $0) }
         }

@@ -12,6 +12,8 @@ public struct EvaluationContext: Sendable {
     /// The verifier rules of the platform version judged on (DESIGN §12); nil without `--platform`. A live check
     /// gives them the SCTs its server sent.
     public var platformRules: PlatformRules?
+    /// Verifications a long-running caller (`serve`) reuses across the chains it judges; nil runs every one.
+    public var verificationMemo: VerificationMemo?
 
     public init(platformAnchors: TrustStore, time: Date, warnDays: Int = 30, platformRules: PlatformRules? = nil) {
         self.platformAnchors = platformAnchors

@@ -1,0 +1,97 @@
+import CertificateTime
+import FoundationEssentials
+import Synchronization
+
+/// Chain verifications remembered by a long-running caller (`pinctl serve`), which meets the same chain again and
+/// again: from every probe of a target, and from every target of a fleet that serves it (issue #22).
+///
+/// A verification is reused only where running it again must give the same result:
+/// - the same leaf, candidate intermediates (in order), anchors and settings, each certificate compared by its
+///   SHA-256 fingerprint;
+/// - anchors that are all listed (CA files, pinned certificates): a hashed directory or a bundle read lazily may
+///   change under pinctl, and its certificates are not known to compare;
+/// - no platform rules (they read the SCTs a server sent, and Apple's CT log states change with time);
+/// - a time at which every certificate involved (the leaf, the candidates, every listed anchor) is valid or invalid
+///   exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's margin so
+///   that OpenSSL's whole seconds and pinctl's exact ones read alike;
+/// - a search for other paths that ran to its end, not one the clock cut short (`PathBacktracking.deadline`).
+/// The oldest entry goes once `capacity` are held, so memory is bounded whatever a fleet serves.
+// Sendable: every field is immutable or a Mutex.
+public final class VerificationMemo: Sendable {
+    struct Key: Hashable {
+        let leaf: [UInt8]
+        let untrusted: [[UInt8]]
+        let anchors: TrustStore.Contents
+        let hostName: String?
+        let checksServerUsage: Bool
+        let checksAnchorValidity: Bool
+    }
+
+    private struct Entry {
+        let time: Date
+        let certificates: [X509Certificate]
+        let verification: ChainVerification
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// Keys in the order they were first remembered: the front goes first.
+        var order: [Key] = []
+        var hits = 0
+    }
+
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many verifications were answered from memory, for tests and the note on what it saved.
+    package var hits: Int { state.withLock { $0.hits } }
+
+    /// The verification of `leaf` against `store`: remembered when it may be reused, else run by `verify` (and then
+    /// remembered when it may be reused later).
+    func verification(
+        leaf: X509Certificate, untrusted: [X509Certificate], store: TrustStore, options: VerificationOptions,
+        verify: () -> ChainVerification
+    ) -> ChainVerification {
+        guard options.platformRules == nil, let anchors = store.contents, ValidationTime.isSupported(options.time)
+        else { return verify() }
+        let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,
+                      hostName: options.hostName, checksServerUsage: options.checksServerUsage,
+                      checksAnchorValidity: options.checksAnchorValidity)
+        let remembered: ChainVerification? = state.withLock { state in
+            guard let entry = state.entries[key],
+                  Self.validityReadsAlike(entry.certificates, at: entry.time, and: options.time) else { return nil }
+            state.hits += 1
+            return entry.verification
+        }
+        if let remembered { return remembered }
+        let verification = verify()
+        guard !verification.searchCutShort else { return verification }
+        let entry = Entry(time: options.time, certificates: [leaf] + untrusted + store.certificates,
+                          verification: verification)
+        state.withLock { state in
+            if state.entries.updateValue(entry, forKey: key) == nil {
+                state.order.append(key)
+                if state.order.count > capacity {
+                    state.entries[state.order.removeFirst()] = nil
+                }
+            }
+        }
+        return verification
+    }
+
+    /// Whether no certificate's notBefore or notAfter lies between `first` and `second` (within a second of them).
+    static func validityReadsAlike(_ certificates: [X509Certificate], at first: Date, and second: Date) -> Bool {
+        let low = min(first, second).timeIntervalSince1970.rounded(.down) - 1
+        let high = max(first, second).timeIntervalSince1970.rounded(.up) + 1
+        return !certificates.contains { certificate in
+            [certificate.notBefore, certificate.notAfter].contains { boundary in
+                let seconds = boundary.timeIntervalSince1970
+                return seconds >= low && seconds <= high
+            }
+        }
+    }
+}
