@@ -36,6 +36,11 @@ final class TLSContext: @unchecked Sendable {
         }
         // set_max_cert_list returns the previous limit, not a status: there is nothing to check.
         _ = COpenSSLShim_SSL_CTX_set_max_cert_list(context, Self.maximumCertificateMessage)
+        // Read what the socket holds at once rather than each record's 5-byte header and then its body: a TLS 1.3
+        // server's flight is six records, 15 recv calls a handshake without this and 3 with it (issue #22). The
+        // socket BIO still records every byte read, so a failed handshake quotes the same bytes. Returns the old
+        // setting, not a status.
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
     }
 
     deinit { SSL_CTX_free(pointer) }
