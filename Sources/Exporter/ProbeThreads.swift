@@ -56,7 +56,9 @@ final class ProbeThreads: @unchecked Sendable {
             if state.jobs.count > state.idle, state.threads.count < limit {
                 state.threads.append(JoinableThread { [self] in work() })
             } else {
-                condition.broadcast()
+                // One job wakes one idle thread: a broadcast woke them all, and all but one went back to sleep, a
+                // futex call and a context switch each, every probe (issue #22).
+                condition.signal()
             }
         }
     }

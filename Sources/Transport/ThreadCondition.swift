@@ -40,10 +40,10 @@ public final class ThreadCondition: @unchecked Sendable {
         return try body()
     }
 
-    /// Waits, the lock held, until `broadcast`.
+    /// Waits, the lock held, until `broadcast` or `signal`.
     public func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Waits, the lock held, until `broadcast` or `duration` has passed (or a spurious wake-up).
+    /// Waits, the lock held, until `broadcast`, `signal` or `duration` has passed (or a spurious wake-up).
     public func wait(for duration: Duration) {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
@@ -56,4 +56,8 @@ public final class ThreadCondition: @unchecked Sendable {
 
     /// Wakes every waiter.
     public func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Wakes one waiter (at least one, if any waits): for a queue handing each item to one of several waiters, where
+    /// waking them all would send every other one straight back to sleep.
+    public func signal() { pthread_cond_signal(condition) }
 }
