@@ -72,6 +72,9 @@ static inline long COpenSSLShim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *x) {
 static inline long COpenSSLShim_SSL_CTX_set_max_cert_list(SSL_CTX *ctx, long bytes) {
     return SSL_CTX_set_max_cert_list(ctx, bytes);
 }
+static inline long COpenSSLShim_SSL_CTX_set_read_ahead(SSL_CTX *ctx, long yes) {
+    return SSL_CTX_set_read_ahead(ctx, yes);
+}
 static inline long COpenSSLShim_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*cb)(SSL *, int *, void *)) {
     return SSL_CTX_set_tlsext_servername_callback(ctx, cb);
 }

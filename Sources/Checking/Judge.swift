@@ -83,24 +83,23 @@ public enum Judge: Sendable {
     /// (`serve`, built once per policy load) changes for each check. The anchors and platform rules are kept as
     /// built, so nothing is read again.
     public func at(_ time: Date, onlyApp: String? = nil) -> Judge {
-        switch self {
-        case .flags(let setup):
-            return .flags(PolicySetup(evaluator: setup.evaluator.at(time), warnings: setup.warnings,
-                                      policy: setup.policy))
-        case .file(let file, let evaluator, let only):
-            return .file(file, evaluator.at(time), onlyApp: onlyApp ?? only)
-        }
+        changingContext(onlyApp: onlyApp) { $0.time = time }
     }
 
     /// The same judge reusing the verifications `memo` remembers: for a long-running caller (`serve`), which judges
     /// the same chains again and again. Only where running a verification again must give the same result.
     public func remembering(_ memo: VerificationMemo) -> Judge {
+        changingContext { $0.verificationMemo = memo }
+    }
+
+    /// The same judge, its evaluation context changed by `change` (and of a policy file only `onlyApp`, when named).
+    private func changingContext(onlyApp: String? = nil, _ change: (inout EvaluationContext) -> Void) -> Judge {
         switch self {
         case .flags(let setup):
-            return .flags(PolicySetup(evaluator: setup.evaluator.remembering(memo), warnings: setup.warnings,
+            return .flags(PolicySetup(evaluator: setup.evaluator.changingContext(change), warnings: setup.warnings,
                                       policy: setup.policy))
         case .file(let file, let evaluator, let only):
-            return .file(file, evaluator.remembering(memo), onlyApp: only)
+            return .file(file, evaluator.changingContext(change), onlyApp: onlyApp ?? only)
         }
     }
 
@@ -117,25 +116,16 @@ public enum Judge: Sendable {
 }
 
 extension PolicyEvaluator {
-    /// The same evaluator (anchors, warning window, platform rules) at `time`.
-    func at(_ time: Date) -> PolicyEvaluator {
+    /// The same evaluator (anchors, warning window, platform rules, memo), its context changed by `change`.
+    func changingContext(_ change: (inout EvaluationContext) -> Void) -> PolicyEvaluator {
         var context = context
-        context.time = time
-        return PolicyEvaluator(context: context)
-    }
-
-    /// The same evaluator reusing the verifications `memo` remembers.
-    func remembering(_ memo: VerificationMemo) -> PolicyEvaluator {
-        var context = context
-        context.verificationMemo = memo
+        change(&context)
         return PolicyEvaluator(context: context)
     }
 
     /// The same evaluator, its platform rules given the SCTs the server sent; itself when it sent none.
     func with(sentSCTs: [[UInt8]]) -> PolicyEvaluator {
         guard !sentSCTs.isEmpty, context.platformRules != nil else { return self }
-        var context = context
-        context.platformRules?.sentSCTs = sentSCTs
-        return PolicyEvaluator(context: context)
+        return changingContext { $0.platformRules?.sentSCTs = sentSCTs }
     }
 }

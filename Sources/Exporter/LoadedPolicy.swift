@@ -15,8 +15,8 @@ struct LoadedPolicy: Sendable {
     let platforms: PlatformJudges?
     let loadedAt: Date
 
-    /// Distinct (chain, anchors, name) verifications kept per load: each holds its chain's certificates, about
-    /// 10 KB, so a fleet of many chains costs at most a few MB.
+    /// Distinct (chain, anchors, name) verifications kept per load: each keeps its chain's certificates alive, so
+    /// a fleet of many chains holds at most this many chains' worth.
     static let verificationsRemembered = 512
 
     /// Reads the file, its anchors and the store snapshots of the platforms it names; the error says what is wrong,

@@ -40,7 +40,7 @@ public final class VerificationMemo: Sendable {
         var hits = 0
     }
 
-    public let capacity: Int
+    private let capacity: Int
     private let state = Mutex(State())
 
     public init(capacity: Int) {

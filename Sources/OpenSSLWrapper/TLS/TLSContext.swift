@@ -33,7 +33,8 @@ final class TLSContext: @unchecked Sendable {
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
         // With SSL_VERIFY_NONE libssl still runs X509_verify_cert on every chain a server presents (against this
         // context's empty store) and ignores the result: 2% of a probe's CPU in `pinctl serve` (issue #22). The chain
-        // is judged afterwards, with the user's anchors, time and policy; nothing reads libssl's own result.
+        // is judged afterwards, with the user's anchors, time and policy. SSL_get_verify_result then reads X509_V_OK
+        // for a chain nothing verified: it must never be read as evidence, and nothing reads it.
         SSL_CTX_set_cert_verify_callback(context, skipLibsslVerification, nil)
         guard COpenSSLShim_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
             throw Self.setupFailure("set the minimum protocol version")
@@ -44,7 +45,7 @@ final class TLSContext: @unchecked Sendable {
         // server's flight is six records, 15 recv calls a handshake without this and 3 with it (issue #22). The
         // socket BIO still records every byte read, so a failed handshake quotes the same bytes. Returns the old
         // setting, not a status.
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_READ_AHEAD, 1, nil)
+        _ = COpenSSLShim_SSL_CTX_set_read_ahead(context, 1)
     }
 
     deinit { SSL_CTX_free(pointer) }
