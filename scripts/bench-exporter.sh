@@ -10,7 +10,11 @@
 #   - measured per exporter: successful probes/s (answers with probe_success 1, counted by wrk), CPU per probe
 #     (utime+stime of the exporter's process from /proc/PID/stat over its runs ÷ its successful probes), and peak
 #     RSS (the kernel's VmHWM at the end); then the three ratios pinctl/blackbox. The figures vary with the
-#     machine's other load: compare the ratios of one run, not absolute figures across runs.
+#     machine's other load: compare the ratios of one run, not absolute figures across runs;
+#   - the floor, in each round after the exporters: scripts/openssl-handshake-loop.c, a bare C client of this
+#     machine's OpenSSL doing only a probe's TLS part (the same handshake and chain verification, CONNECTIONS
+#     threads, no HTTP, no policy), and its CPU per handshake. What pinctl serve spends above it is pinctl's own;
+#     blackbox_exporter, on Go's TLS, is not bound by it.
 # Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=10 ROUNDS=2
 # CONNECTIONS=8. Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
 # No network beyond loopback; everything it starts is stopped, and its temporary directory removed, on exit.
@@ -27,6 +31,8 @@ for tool in wrk openssl prometheus-blackbox-exporter; do
         echo "bench-exporter: $tool is not installed (scripts/setup.sh --bench installs it)" >&2; exit 1
     }
 done
+compiler=$(command -v cc || command -v clang || true)
+[ -n "$compiler" ] || { echo "bench-exporter: no C compiler (cc or clang) for the OpenSSL floor" >&2; exit 1; }
 
 work=$(mktemp -d)
 pids=()
@@ -36,6 +42,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+"$compiler" -O2 -o "$work/openssl-handshake-loop" "$root/scripts/openssl-handshake-loop.c" -lssl -lcrypto -lpthread
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_for() {   # FILE PATTERN: until the log line is there (10 s at most)
@@ -141,7 +148,7 @@ target_ticks() {   # the target's process and its children (nginx's worker)
     for process in "$target_pid" $(pgrep -P "$target_pid" || true); do total=$((total + $(cpu_ticks "$process"))); done
     echo "$total"
 }
-declare -A successful failed ticks_used
+declare -A successful failed ticks_used round_ok round_ticks
 successful[pinctl]=0 successful[blackbox]=0 failed[pinctl]=0 failed[blackbox]=0
 ticks_used[pinctl]=0 ticks_used[blackbox]=0
 target_before=$(target_ticks)
@@ -155,9 +162,20 @@ for round in $(seq "$rounds"); do
         successful[$exporter]=$((successful[$exporter] + ok))
         failed[$exporter]=$((failed[$exporter] + bad))
         ticks_used[$exporter]=$((ticks_used[$exporter] + after - before))
+        round_ok[$exporter]=$ok round_ticks[$exporter]=$((after - before))
         printf 'round %d %-8s %6d successful probes, %d failed, %5.2f s of CPU\n' "$round" "$exporter" "$ok" "$bad" \
             "$(echo "($after - $before) / $ticks" | bc -l)"
     done
+    # The ratios of this round alone: their spread over the rounds says how much of a difference is the machine's.
+    printf 'round %d ratios: probes/s %.2f, CPU per probe %.2f\n' "$round" \
+        "$(echo "${round_ok[pinctl]} / ${round_ok[blackbox]}" | bc -l)" \
+        "$(echo "${round_ticks[pinctl]} * ${round_ok[blackbox]} / (${round_ticks[blackbox]} * ${round_ok[pinctl]})" | bc -l)"
+    read -r _ ok _ bad _ cpu < <("$work/openssl-handshake-loop" 127.0.0.1 "$port" api.example.com "$libs/root-ca.pem" \
+        "$connections" "$duration")
+    [ "$bad" -eq 0 ] || { echo "bench-exporter: $bad of the floor's handshakes failed" >&2; exit 1; }
+    floor_handshakes=$((${floor_handshakes:-0} + ok))
+    floor_cpu=$(echo "${floor_cpu:-0} + $cpu" | bc -l)
+    printf 'round %d %-8s %6d handshakes, %5.2f s of CPU\n' "$round" "floor" "$ok" "$cpu"
 done
 target_after=$(target_ticks)
 
@@ -178,3 +196,8 @@ row "successful probes/s" "%.0f" "${rate[pinctl]}" "${rate[blackbox]}"
 row "CPU per probe (ms)" "%.3f" "${cpu_ms[pinctl]}" "${cpu_ms[blackbox]}"
 row "peak RSS (MiB)" "%.1f" "${rss_mib[pinctl]}" "${rss_mib[blackbox]}"
 echo "(wrk -t2 -c$connections, $rounds × ${duration} s each, alternating; the issue wants ≥ 1.0, ≤ 1.0, ≤ 1.2)"
+floor_ms=$(echo "$floor_cpu * 1000 / $floor_handshakes" | bc -l)
+printf '%-24s %14.3f   pinctl serve %.2f, blackbox %.2f of it\n' "OpenSSL floor (ms)" "$floor_ms" \
+    "$(echo "${cpu_ms[pinctl]} / $floor_ms" | bc -l)" "$(echo "${cpu_ms[blackbox]} / $floor_ms" | bc -l)"
+echo "(the floor: CPU per handshake of $(openssl version | cut -d' ' -f1-2)" \
+    "alone, handshake and chain verification, $connections threads, no HTTP)"
