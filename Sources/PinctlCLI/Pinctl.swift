@@ -48,7 +48,7 @@ struct Pinctl: ParsableCommand {
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
             // Arguments with every byte kept, so a file name that is not UTF-8 still names the same file.
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsCommand(arguments) ?? parseAsRoot(arguments)
             try command.run()
             return
         } catch {
@@ -57,6 +57,29 @@ struct Pinctl: ParsableCommand {
         // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift
         // tags with enum cases, so what is still alive at exit() can read as leaked.
         Glibc.exit(status)
+    }
+
+    /// The command the first argument names, parsed by ArgumentParser with that command as its root; nil when the
+    /// first argument names no command, or when the rest does not parse as one of pinctl's commands (an error, or
+    /// a request for help or a completion script, which ArgumentParser answers with a command of its own): then
+    /// `main` parses the whole line from `pinctl`, and ArgumentParser answers exactly as it always has, naming
+    /// `pinctl`. A line that parses both ways gives the same command, as `pinctl` has no options of its own.
+    ///
+    /// Why: from the root, ArgumentParser builds the chosen command's arguments by reflection three times (once to
+    /// ask whether it takes all remaining input, twice in its own parse); from the command, twice. That is 6 M of
+    /// the 52 M instructions of a `pinctl verify` (#21).
+    static func parseAsCommand(_ arguments: [String]) -> ParsableCommand? {
+        guard let name = arguments.first,
+              let command = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+              let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())),
+              commandTree(command).contains(ObjectIdentifier(type(of: parsed)))
+        else { return nil }
+        return parsed
+    }
+
+    /// A command and its subcommands, theirs too: pinctl's own command types under it.
+    private static func commandTree(_ command: ParsableCommand.Type) -> Set<ObjectIdentifier> {
+        command.configuration.subcommands.reduce(into: [ObjectIdentifier(command)]) { $0.formUnion(commandTree($1)) }
     }
 
     /// Prints ArgumentParser's message for `error` and returns DESIGN §3's code for it (usage errors are 2, not 64).

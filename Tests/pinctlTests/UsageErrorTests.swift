@@ -79,6 +79,24 @@ import TestSupport
         #expect(result.stdout.isEmpty || result.stdout.contains("\"verdict\":\"error\""))
     }
 
+    /// pinctl parses a line from the command it names, and from `pinctl` again when that does not give one of its
+    /// commands: help, errors and completion scripts must still be ArgumentParser's for `pinctl …`, as before.
+    @Test("help, errors and completion name pinctl", arguments: [
+        (["verify", "--chain", "leaf.pem", "--bogus"], 2,
+         "Error: Unknown option '--bogus'\nUsage: pinctl verify <options>\n  See 'pinctl verify --help' for more information."),
+        (["verify", "--help"], 0, "USAGE: pinctl verify <options>"),
+        (["verify", "-h"], 0, "  --version               Show the version."),
+        (["check", "--help"], 0, "USAGE: pinctl check [<options>] [<target> ...]"),
+        (["config", "import", "--help"], 0, "USAGE: pinctl config import <file> --library <library>"),
+        (["config", "bogus"], 2, "Usage: pinctl config <subcommand>"),
+        (["verify", "--generate-completion-script", "bash"], 0, "complete -o filenames -F _pinctl pinctl"),
+    ])
+    func commandLineAnswersNamePinctl(_ arguments: [String], _ status: Int32, _ expected: String) throws {
+        let result = try PinctlProcess.run(arguments)
+        #expect(result.status == status, "\(result)")
+        #expect((result.stdout + result.stderr).contains(expected), "\(result)")
+    }
+
     @Test func inputErrorInJSONModeIsAnErrorVerdictWithCodeInput() throws {
         let result = try PinctlProcess.run(["verify", "--chain", "no-such.pem", "--format", "json"])
         #expect(result.status == 2)
