@@ -51,16 +51,17 @@ final class ProbeThreads: @unchecked Sendable {
     }
 
     private func submit(_ job: @escaping @Sendable () -> Void) {
-        condition.withLock {
+        let wakeOne = condition.withLock {
             state.jobs.append(job)
-            if state.jobs.count > state.idle, state.threads.count < limit {
-                state.threads.append(JoinableThread { [self] in work() })
-            } else {
-                // One job wakes one idle thread: a broadcast woke them all, and all but one went back to sleep, a
-                // futex call and a context switch each, every probe (issue #22).
-                condition.signal()
-            }
+            guard state.jobs.count > state.idle, state.threads.count < limit else { return true }
+            state.threads.append(JoinableThread { [self] in work() })
+            return false
         }
+        // One job wakes one idle thread: a broadcast woke them all, and all but one went back to sleep, a futex call
+        // and a context switch each, every probe (issue #22). After the lock is let go, or the thread woken would
+        // wake only to wait for it. No wake-up is lost: a thread waits only after finding no job with the lock held,
+        // and this job was there before the lock was let go.
+        if wakeOne { condition.signal() }
     }
 
     private func work() {
