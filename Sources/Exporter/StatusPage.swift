@@ -4,7 +4,7 @@ import PolicyEngine
 
 /// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.
 enum StatusPage {
-    static func render(policy: LoadedPolicy, recent: [ProbeResult], settings: ExporterSettings) -> String {
+    static func render(policy: LoadedPolicy, recent: [RecentProbe], settings: ExporterSettings) -> String {
         let file = policy.file
         var html = """
             <!DOCTYPE html>
@@ -41,28 +41,14 @@ enum StatusPage {
                 + "<th>apps</th></tr>\n"
             for probe in recent {
                 html += "<tr><td>\(escape(Timestamp.iso8601(probe.startedAt)))</td>"
-                    + "<td>\(escape(probe.target.description))</td><td>\(escape(probe.domain))</td>"
+                    + "<td>\(escape(probe.target))</td><td>\(escape(probe.domain))</td>"
                     + "<td class=\"\(probe.outcomeWord)\">\(probe.outcomeWord)</td>"
                     + "<td>\(String(Int((probe.seconds * 1000).rounded())) + " ms")</td>"
-                    + "<td>\(escape(details(probe)))</td></tr>\n"
+                    + "<td>\(escape(probe.details))</td></tr>\n"
             }
             html += "</table>\n"
         }
         return html + "</body></html>\n"
-    }
-
-    /// "ios-afn trusted, android on android@24 rejected (untrusted-chain)" or the error's message.
-    private static func details(_ probe: ProbeResult) -> String {
-        switch probe.outcome {
-        case .failed(let code, let message):
-            return "\(code): \(message)"
-        case .judged(_, let reports, let failures):
-            return (reports.map { report in
-                let name = (report.app?.name ?? report.target) + (report.platform.map { " on \($0.name)" } ?? "")
-                return report.evaluation.isTrusted
-                    ? "\(name) trusted" : "\(name) rejected (\(ProbeMetrics.reason(report.evaluation)))"
-            } + failures.map { "\($0.app?.name ?? "?") error (\($0.code))" }).joined(separator: ", ")
-        }
     }
 
     /// Text safe inside an element or a quoted attribute.
