@@ -172,6 +172,7 @@ for round in $(seq "$rounds"); do
         "$(echo "${round_ticks[pinctl]} * ${round_ok[blackbox]} / (${round_ticks[blackbox]} * ${round_ok[pinctl]})" | bc -l)"
     read -r _ ok _ bad _ cpu < <("$work/openssl-handshake-loop" 127.0.0.1 "$port" api.example.com "$libs/root-ca.pem" \
         "$connections" "$duration")
+    [ -n "$ok" ] || { echo "bench-exporter: the OpenSSL floor (openssl-handshake-loop) printed no figures" >&2; exit 1; }
     [ "$bad" -eq 0 ] || { echo "bench-exporter: $bad of the floor's handshakes failed" >&2; exit 1; }
     floor_handshakes=$((${floor_handshakes:-0} + ok))
     floor_cpu=$(echo "${floor_cpu:-0} + $cpu" | bc -l)

@@ -39,10 +39,9 @@ final class ExporterMetrics: Sendable {
         connectionRefusals = registry.makeCounter(descriptor: Self.descriptor(
             "pinctl_exporter_connections_refused_total",
             "Connections closed as soon as accepted: their client address held --max-connections-per-address."))
-        let registry = registry
-        probesByOutcome = Dictionary(uniqueKeysWithValues: ["trusted", "rejected", "error"].map { outcome in
-            (outcome, Self.probes(outcome, in: registry))
-        })
+        var probesByOutcome: [String: Counter] = [:]
+        for outcome in ProbeResult.outcomeWords { probesByOutcome[outcome] = Self.probes(outcome, in: registry) }
+        self.probesByOutcome = probesByOutcome
         for reason in Self.refusalReasons { _ = refusals(reason) }
         for result in ["success", "failure"] { _ = reloads(result) }
     }

@@ -25,6 +25,9 @@ struct ProbeResult: Sendable {
         return failures.isEmpty && reports.allSatisfy(\.evaluation.isTrusted)
     }
 
+    /// Every `outcomeWord`: the exporter counts each from the start.
+    static let outcomeWords = ["trusted", "rejected", "error"]
+
     /// `trusted`, `rejected` or `error`, for the exporter's own counters and the status page.
     var outcomeWord: String {
         guard case .judged = outcome else { return "error" }

@@ -25,6 +25,18 @@ public struct VerificationOptions: Sendable {
         self.platformRules = platformRules
     }
 
+    /// What decides a verification besides the time and the platform rules: every other field above, and a field
+    /// added there must be added here, or `VerificationMemo` would reuse a verification made with another value.
+    struct Checks: Hashable {
+        let checksServerUsage: Bool
+        let hostName: String?
+        let checksAnchorValidity: Bool
+    }
+
+    var checks: Checks {
+        Checks(checksServerUsage: checksServerUsage, hostName: hostName, checksAnchorValidity: checksAnchorValidity)
+    }
+
     /// AFSecurityPolicy's validatesDomainName: server usage and the name together, or neither.
     public init(time: Date, domain: String?, checksServerIdentity: Bool) {
         self.init(time: time, checksServerUsage: checksServerIdentity, hostName: checksServerIdentity ? domain : nil)

@@ -22,9 +22,7 @@ public final class VerificationMemo: Sendable {
         let leaf: [UInt8]
         let untrusted: [[UInt8]]
         let anchors: TrustStore.Contents
-        let hostName: String?
-        let checksServerUsage: Bool
-        let checksAnchorValidity: Bool
+        let checks: VerificationOptions.Checks
     }
 
     private struct Entry {
@@ -59,8 +57,7 @@ public final class VerificationMemo: Sendable {
         guard options.platformRules == nil, let anchors = store.contents, ValidationTime.isSupported(options.time)
         else { return verify() }
         let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,
-                      hostName: options.hostName, checksServerUsage: options.checksServerUsage,
-                      checksAnchorValidity: options.checksAnchorValidity)
+                      checks: options.checks)
         let remembered: ChainVerification? = state.withLock { state in
             guard let entry = state.entries[key],
                   Self.validityReadsAlike(entry.certificates, at: entry.time, and: options.time) else { return nil }
