@@ -34,6 +34,8 @@ public struct ConnectionSettings: Sendable {
     public var startTLS: StartTLSChoice? = nil
     /// Where `https_proxy`, `http_proxy`, `no_proxy`, … are read; empty: no proxy from the environment.
     public var environment: [String: String]
+    /// Where the certificates servers present are remembered (`TLSConnectOptions.certificateMemo`); nil: nowhere.
+    public var certificateMemo: CertificateMemo? = nil
 
     public init(servername: String?, timeout: Double, family: AddressFamily, environment: [String: String]) {
         self.servername = servername
@@ -81,6 +83,7 @@ public struct ConnectionSettings: Sendable {
     public func connectOptions(for target: Target) throws(InputError) -> TLSConnectOptions {
         var options = TLSConnectOptions(serverName: domain(for: target), timeout: timeout, family: family)
         options.route = try route(for: target)
+        options.certificateMemo = certificateMemo
         return options
     }
 

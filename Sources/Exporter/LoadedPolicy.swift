@@ -14,10 +14,14 @@ struct LoadedPolicy: Sendable {
     /// Every app of the file on each platform version its `platforms:` name; nil when it names none.
     let platforms: PlatformJudges?
     let loadedAt: Date
+    /// The certificates servers present, each read out of its DER once however many probes meet it.
+    let presentedCertificates = CertificateMemo(capacity: certificatesRemembered)
 
     /// Distinct (chain, anchors, name) verifications kept per load: each keeps its chain's certificates alive, so
     /// a fleet of many chains holds at most this many chains' worth.
     static let verificationsRemembered = 512
+    /// Distinct certificates kept per load, from the handshakes of every target: a few KiB each.
+    static let certificatesRemembered = 256
 
     /// Reads the file, its anchors and the store snapshots of the platforms it names; the error says what is wrong,
     /// naming the file, line and key, or the platform version there is no snapshot of.

@@ -66,8 +66,9 @@ enum Probe {
             return .failed(code: "uncovered", message: message)
         }
         // No proxy from the environment: the exporter connects as it always has, straight to the target.
-        let connection = ConnectionSettings(servername: request.domain, timeout: request.timeout, family: .any,
+        var connection = ConnectionSettings(servername: request.domain, timeout: request.timeout, family: .any,
                                             environment: [:])
+        connection.certificateMemo = policy.presentedCertificates
         var checker = TargetChecker(connection: connection, edges: EdgeSettings(), judge: judge)
         checker.revocationDestination = RevocationDestination(
             allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses)

@@ -16,7 +16,7 @@ import Synchronization
 ///   that OpenSSL's whole seconds and pinctl's exact ones read alike;
 /// - a search for other paths that ran to its end, not one the clock cut short (`PathBacktracking.deadline`).
 /// The oldest entry goes once `capacity` are held, so memory is bounded whatever a fleet serves.
-// Sendable: every field is immutable or a Mutex.
+// Sendable: its one field is a Mutex.
 public final class VerificationMemo: Sendable {
     struct Key: Hashable {
         let leaf: [UInt8]
@@ -31,22 +31,14 @@ public final class VerificationMemo: Sendable {
         let verification: ChainVerification
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        /// Keys in the order they were first remembered: the front goes first.
-        var order: [Key] = []
-        var hits = 0
-    }
-
-    private let capacity: Int
-    private let state = Mutex(State())
+    private let memory: Mutex<BoundedMemory<Key, Entry>>
 
     public init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        memory = Mutex(BoundedMemory(capacity: capacity))
     }
 
     /// How many verifications were answered from memory, for tests and the note on what it saved.
-    package var hits: Int { state.withLock { $0.hits } }
+    package var hits: Int { memory.withLock { $0.hits } }
 
     /// The verification of `leaf` against `store`: remembered when it may be reused, else run by `verify` (and then
     /// remembered when it may be reused later).
@@ -58,25 +50,15 @@ public final class VerificationMemo: Sendable {
         else { return verify() }
         let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,
                       checks: options.checks)
-        let remembered: ChainVerification? = state.withLock { state in
-            guard let entry = state.entries[key],
-                  Self.validityReadsAlike(entry.certificates, at: entry.time, and: options.time) else { return nil }
-            state.hits += 1
-            return entry.verification
+        let remembered = memory.withLock { memory in
+            memory.value(for: key) { Self.validityReadsAlike($0.certificates, at: $0.time, and: options.time) }
         }
-        if let remembered { return remembered }
+        if let remembered { return remembered.verification }
         let verification = verify()
         guard !verification.searchCutShort else { return verification }
         let entry = Entry(time: options.time, certificates: [leaf] + untrusted + store.certificates,
                           verification: verification)
-        state.withLock { state in
-            if state.entries.updateValue(entry, forKey: key) == nil {
-                state.order.append(key)
-                if state.order.count > capacity {
-                    state.entries[state.order.removeFirst()] = nil
-                }
-            }
-        }
+        memory.withLock { $0.remember(entry, for: key) }
         return verification
     }
 

@@ -34,11 +34,12 @@ public final class X509Certificate: @unchecked Sendable {
     /// Signature algorithm long name, e.g. "ecdsa-with-SHA256".
     public let signatureAlgorithm: String
 
-    /// Wraps an `X509*` whose reference the caller hands over (a +1 from `d2i_X509`, `PEM_read_bio_X509`, …).
-    init(takingOwnership pointer: OpaquePointer) throws {
+    /// Wraps an `X509*` whose reference the caller hands over (a +1 from `d2i_X509`, `PEM_read_bio_X509`, …);
+    /// `encoded` is its DER when the caller has it already (`encodedDER(of:)`).
+    init(takingOwnership pointer: OpaquePointer, encoded: [UInt8]? = nil) throws {
         self.pointer = pointer
         do {
-            derBytes = try Self.encode("encode certificate") { i2d_X509(pointer, $0) }
+            derBytes = try encoded ?? Self.encodedDER(of: pointer)
             // get0: the X509_PUBKEY belongs to the certificate.
             guard let publicKey = X509_get_X509_PUBKEY(pointer) else {
                 throw OpenSSLError.drain("read the certificate's public key")
@@ -124,6 +125,11 @@ extension X509Certificate: Equatable, Hashable {
 }
 
 extension X509Certificate {
+    /// The DER of a borrowed `X509*`.
+    static func encodedDER(of pointer: OpaquePointer) throws -> [UInt8] {
+        try encode("encode certificate") { i2d_X509(pointer, $0) }
+    }
+
     private static func encode(_ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> [UInt8] {
         let length = i2d(nil)
         guard length > 0 else { throw OpenSSLError.drain(operation) }

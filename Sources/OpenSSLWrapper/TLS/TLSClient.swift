@@ -86,7 +86,7 @@ public enum TLSClient {
 
             let presented: [X509Certificate]
             do throws(TLSConnectionError) {
-                presented = try PresentedChain.read(from: ssl, target: target)
+                presented = try PresentedChain.read(from: ssl, target: target, memo: options.certificateMemo)
             } catch {
                 // No chain to judge after all: then the handshake's own failure is the one to report.
                 if let failure, error.kind == .noCertificate { throw failure }

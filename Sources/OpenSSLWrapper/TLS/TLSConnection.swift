@@ -22,6 +22,9 @@ public struct TLSConnectOptions: Sendable {
     /// Whether to ask for the SCTs a server sends (RFC 6962 §3.3: the signed_certificate_timestamp extension, and
     /// in an OCSP staple, which OpenSSL then asks for too), as Apple's TLS clients do.
     public var requestsSCTs = false
+    /// Where the certificates servers present are remembered, for a caller that meets them again and again (`pinctl
+    /// serve`); nil reads every one afresh.
+    public var certificateMemo: CertificateMemo?
 
     public init(serverName: String?, timeout: Double, family: AddressFamily) {
         self.serverName = serverName
