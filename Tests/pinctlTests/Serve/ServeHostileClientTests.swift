@@ -60,16 +60,26 @@ import TestSupport
     }
 
     /// `%0d%0a` in a query decodes to CR LF, and the refusal's log line quotes the target: it stays one line, with
-    /// the break shown as an escape.
+    /// the break shown as an escape. The backslash before it (`%5C`) is doubled, so it cannot pass for one.
     @Test func aQueryWithCRLFCannotForgeALogLine() throws {
         try ServeFixture.withExporter(targets: ["127.0.0.1:9"]) { exporter, _ in
-            let answer = try exporter.client.get("/probe?target=x%0d%0afake%20line")
+            let answer = try exporter.client.get("/probe?target=x%5C%0d%0afake%20line")
             #expect(answer.status == 400, "\(answer)")
             #expect(exporter.waitForLog("probe refused"), "\(exporter.stderr)")
             // isNewline: CR LF is one Character in Swift, equal to neither "\r" nor "\n".
             let lines = exporter.stderr.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             #expect(!lines.contains { $0.hasPrefix("fake line") }, "\(exporter.stderr)")
-            #expect(exporter.stderr.contains("x\\r\\nfake line"), "\(exporter.stderr)")
+            #expect(exporter.stderr.contains(#"x\\\r\nfake line"#), "\(exporter.stderr)")
+        }
+    }
+
+    /// A backslash in an otherwise plain query is doubled too: `back\nslash` must not read as an escaped line break.
+    @Test func aBackslashInAPlainQueryIsDoubledInTheLog() throws {
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"]) { exporter, _ in
+            let answer = try exporter.client.get("/probe?target=back%5Cnslash")
+            #expect(answer.status == 400, "\(answer)")
+            #expect(exporter.waitForLog("probe refused"), "\(exporter.stderr)")
+            #expect(exporter.stderr.contains(#"back\\nslash"#), "\(exporter.stderr)")
         }
     }
 
