@@ -52,6 +52,7 @@ struct CertificateMemoTests {
         let after = try Self.handshake(server, memo: memo)
 
         #expect(Self.der(["leaf-renewed.pem", "intermediate-ca.pem"]) == after.map(\.derBytes))
+        try #require(before.count == 2 && after.count == 2)
         #expect(after[0] !== before[0] && after[1] === before[1])
         #expect(memo.hits == 1)
     }
