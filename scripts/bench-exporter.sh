@@ -16,7 +16,8 @@
 #     threads, no HTTP, no policy), and its CPU per handshake. What pinctl serve spends above it is pinctl's own;
 #     blackbox_exporter, on Go's TLS, is not bound by it.
 # Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=10 ROUNDS=2
-# CONNECTIONS=8. Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
+# CONNECTIONS=8 WARMUP=10 (seconds of the same load on each exporter before the first round, not counted: without
+# it, blackbox's CPU per probe fell over a run's first rounds, 1.07 to 0.94 ms, while pinctl's stayed level). Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
 # No network beyond loopback; everything it starts is stopped, and its temporary directory removed, on exit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +25,7 @@ cd "$root"
 duration=${DURATION:-10}
 rounds=${ROUNDS:-2}
 connections=${CONNECTIONS:-8}
+warmup=${WARMUP:-10}
 . "$root/scripts/lib/serve-binary.sh"
 choose_serve_pinctl "$@"
 for tool in wrk openssl prometheus-blackbox-exporter; do
@@ -151,6 +153,12 @@ target_ticks() {   # the target's process and its children (nginx's worker)
 declare -A successful failed ticks_used round_ok round_ticks
 successful[pinctl]=0 successful[blackbox]=0 failed[pinctl]=0 failed[blackbox]=0
 ticks_used[pinctl]=0 ticks_used[blackbox]=0
+if [ "$warmup" -gt 0 ]; then
+    for exporter in pinctl blackbox; do
+        wrk -t2 -c"$connections" -d"${warmup}s" --timeout 10s "${url[$exporter]}" >/dev/null
+    done
+    echo "warm-up: ${warmup} s of the same load on each exporter, not counted"
+fi
 target_before=$(target_ticks)
 for round in $(seq "$rounds"); do
     for exporter in pinctl blackbox; do

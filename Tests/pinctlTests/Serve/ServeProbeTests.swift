@@ -60,6 +60,26 @@ import TestSupport
         }
     }
 
+    /// The exporter remembers the certificates a target presents (#22), and a rotation on that same target is still
+    /// judged from the next probe: today's chain, then the re-keyed leaf under the same intermediate.
+    @Test func aRotationOnTheSameTargetIsJudgedFromTheNextProbe() throws {
+        let server = try ServeFixture.goodServer()
+        defer { server.stop() }
+        let target = ServeFixture.target(server.port)
+        try ServeFixture.withExporter(targets: [target]) { exporter, _ in
+            let before = try exporter.client.probe(target, Self.domain)
+            #expect(before.metric("pinctl_probe_success", [("app", "ios-trustkit")]) == 1, "\(before)")
+
+            try server.serve(chainPEM: [LibraryCerts.path("leaf-rekeyed-chain.pem")],
+                             keyPath: LibraryCerts.path("leaf-rekeyed.key"))
+            let after = try exporter.client.probe(target, Self.domain)
+            #expect(after.metric("pinctl_probe_success", [("app", "ios-trustkit")]) == 0, "\(after)")
+            #expect(after.metric("pinctl_verdict", [("app", "ios-trustkit"), ("reason", "public-key-not-pinned")])
+                    == 0, "\(after)")
+            #expect(after.metric("pinctl_probe_success", [("app", "okhttp-sdk")]) == 1, "\(after)")
+        }
+    }
+
     @Test func theEarliestExpiryIsTheIntermediatesWhenItExpiresFirst() throws {
         // certs/: a leaf valid to 2125 under an intermediate that expired on 2021-01-01 (openssl x509 -enddate).
         let server = try TLSTestServer(
