@@ -17,7 +17,8 @@
 #     blackbox_exporter, on Go's TLS, is not bound by it.
 # Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=10 ROUNDS=2
 # CONNECTIONS=8 WARMUP=10 (seconds of the same load on each exporter before the first round, not counted: without
-# it, blackbox's CPU per probe fell over a run's first rounds, 1.07 to 0.94 ms, while pinctl's stayed level). Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
+# it, blackbox's CPU per probe fell over a run's first rounds, 1.07 to 0.94 ms, while pinctl's stayed level).
+# Needs wrk, openssl and prometheus-blackbox-exporter (scripts/setup.sh --bench installs them).
 # No network beyond loopback; everything it starts is stopped, and its temporary directory removed, on exit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +27,7 @@ duration=${DURATION:-10}
 rounds=${ROUNDS:-2}
 connections=${CONNECTIONS:-8}
 warmup=${WARMUP:-10}
+[[ "$warmup" =~ ^[0-9]+$ ]] || { echo "bench-exporter: WARMUP=$warmup is not a whole number of seconds" >&2; exit 2; }
 . "$root/scripts/lib/serve-binary.sh"
 choose_serve_pinctl "$@"
 for tool in wrk openssl prometheus-blackbox-exporter; do
