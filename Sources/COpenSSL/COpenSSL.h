@@ -6,6 +6,7 @@
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/conf.h>
+#include <openssl/engine.h>
 #include <openssl/core_names.h>
 #include <openssl/ct.h>
 #include <openssl/err.h>
@@ -128,5 +129,48 @@ static inline void COpenSSLShim_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retr
 // Key generation for backup-key (Sources/OpenSSLWrapper/KeyGeneration): both are variadic macros.
 static inline EVP_PKEY *COpenSSLShim_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 static inline EVP_PKEY *COpenSSLShim_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
+
+// Public keys of certificates decoded by OpenSSL's built-in RSA and EC methods (Sources/OpenSSLWrapper/
+// BuiltinKeyMethods.swift says why). x509_pubkey_decode (crypto/x509/x_pubkey.c) takes that path for a key type only
+// when an ENGINE offers the type's EVP_PKEY_METHOD, so the one way to ask for it is an ENGINE that offers the
+// built-in methods themselves: no code of ours runs in any key operation. The ENGINE API is deprecated in 3.0 and
+// still supported through 3.x; without it (OPENSSL_NO_ENGINE, a 4.0) nothing is installed and OpenSSL decodes as
+// before.
+#if OPENSSL_VERSION_MAJOR == 3 && !defined(OPENSSL_NO_ENGINE) && !defined(OPENSSL_NO_DEPRECATED_3_0)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static const int COpenSSLShim_builtin_key_types[] = { EVP_PKEY_RSA, EVP_PKEY_EC };
+
+// ENGINE_PKEY_METHS_PTR: with no method to fill, the key types offered; else the built-in method of `type`.
+// EVP_PKEY_meth_find returns OpenSSL's static tables, which ENGINE_free leaves alone (they are not
+// EVP_PKEY_FLAG_DYNAMIC).
+static inline int COpenSSLShim_builtin_key_methods(ENGINE *engine, EVP_PKEY_METHOD **method, const int **types,
+                                                   int type) {
+    (void)engine;
+    if (method == NULL) {
+        *types = COpenSSLShim_builtin_key_types;
+        return (int)(sizeof(COpenSSLShim_builtin_key_types) / sizeof(COpenSSLShim_builtin_key_types[0]));
+    }
+    *method = (EVP_PKEY_METHOD *)EVP_PKEY_meth_find(type);
+    return *method != NULL;
+}
+
+// 1 when installed; 0 when OpenSSL refused (the queue says why) and keys are decoded as before. Call once.
+static inline int COpenSSLShim_use_builtin_key_methods(void) {
+    ENGINE *engine = ENGINE_new();
+    if (engine == NULL) return 0;
+    int installed = ENGINE_set_id(engine, "pinctl-builtin-keys")
+        && ENGINE_set_name(engine, "OpenSSL's built-in RSA and EC key methods, offered for decoding")
+        && ENGINE_set_pkey_meths(engine, COpenSSLShim_builtin_key_methods)
+        && ENGINE_add(engine)
+        && ENGINE_register_pkey_meths(engine);
+    // ENGINE_add keeps its own reference: the engine lives until OPENSSL_cleanup at exit.
+    ENGINE_free(engine);
+    return installed;
+}
+#pragma GCC diagnostic pop
+#else
+static inline int COpenSSLShim_use_builtin_key_methods(void) { return 0; }
+#endif
 
 #endif

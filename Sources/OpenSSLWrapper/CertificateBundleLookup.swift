@@ -6,6 +6,8 @@ import FileAccess
 ///
 /// `X509_STORE_load_file` decodes each certificate whole, public key included: OpenSSL 3.0 builds a key decoder
 /// for each, 1.2 M instructions, so the 139 roots of Debian's bundle cost about 30 ms before the first lookup (#12).
+/// (That was before `BuiltinKeyMethods` took RSA and EC keys off the decoders; decoding every root whole still costs
+/// what looking up the one a chain needs does not.)
 /// Here only the subject of each is read (OpenSSL's `ASN1_get_object` steps over the fields before it), and a
 /// certificate is decoded when a chain asks for its subject.
 ///

@@ -30,11 +30,10 @@ public enum OpenSSLCLI {
 }
 
 extension OpenSSLCLI {
-    /// A root (3650 days), an intermediate (1000 days) and a leaf for api.example.com (90 days), all from now, in
-    /// `directory`: `dated-root.pem`, `dated-intermediate.pem`, `dated-leaf.pem` and `dated-chain.pem` (leaf and
-    /// intermediate). Their notAfter dates differ, so which one a forecast names can be told apart.
-    public static func datedChain(in directory: String) throws {
-        try write("dated-ca.cnf", """
+    /// A configuration file `name` of two extension sections for `-extensions` (and `-config`/`-extfile`): `ca` for
+    /// a CA (keyCertSign, cRLSign), `leaf` for a TLS server certificate for `leafName`.
+    public static func writeExtensions(_ name: String, leafName: String, in directory: String) throws {
+        try write(name, """
             [ca]
             basicConstraints = critical, CA:TRUE
             keyUsage = critical, keyCertSign, cRLSign
@@ -42,8 +41,15 @@ extension OpenSSLCLI {
             basicConstraints = critical, CA:FALSE
             keyUsage = critical, digitalSignature
             extendedKeyUsage = serverAuth
-            subjectAltName = DNS:api.example.com
+            subjectAltName = DNS:\(leafName)
             """, in: directory)
+    }
+
+    /// A root (3650 days), an intermediate (1000 days) and a leaf for api.example.com (90 days), all from now, in
+    /// `directory`: `dated-root.pem`, `dated-intermediate.pem`, `dated-leaf.pem` and `dated-chain.pem` (leaf and
+    /// intermediate). Their notAfter dates differ, so which one a forecast names can be told apart.
+    public static func datedChain(in directory: String) throws {
+        try writeExtensions("dated-ca.cnf", leafName: "api.example.com", in: directory)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
         try run(["req", "-x509"] + ec + ["-keyout", "dated-root.key", "-out", "dated-root.pem", "-subj", "/CN=Dated Root",
                  "-days", "3650", "-extensions", "ca", "-config", "dated-ca.cnf"], in: directory)
