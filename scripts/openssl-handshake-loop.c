@@ -1,9 +1,10 @@
 /* The floor under any prober built on this machine's OpenSSL as it comes: a bare C client that does only what a
  * probe's TLS part does, as fast as the target answers, and prints the CPU it spent per handshake. It decodes keys as
  * OpenSSL does by default; pinctl has RSA and EC keys decoded by OpenSSL's built-in key methods
- * (Sources/OpenSSLWrapper/BuiltinKeyMethods.swift), which is why pinctl serve can spend less than this floor. scripts/bench-exporter.sh compiles
- * it and runs it against the exporters' target, so that the CPU per probe of pinctl serve and of blackbox_exporter
- * can be read against what OpenSSL alone costs for the same handshake and chain verification.
+ * (Sources/OpenSSLWrapper/BuiltinKeyMethods.swift), which is why pinctl serve can spend less than this floor.
+ * scripts/bench-exporter.sh compiles it and runs it against the exporters' target, so that the CPU per probe of
+ * pinctl serve and of blackbox_exporter can be read against what OpenSSL alone costs for the same handshake and chain
+ * verification.
  *
  * Each thread: connect over TCP, a full TLS handshake with SNI (no session is resumed: every SSL is new, and the
  * client cache is off), the chain verified against the CA file for the host name, then close. One SSL_CTX, made

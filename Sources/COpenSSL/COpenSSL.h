@@ -6,9 +6,9 @@
 #include <openssl/asn1.h>
 #include <openssl/bio.h>
 #include <openssl/conf.h>
-#include <openssl/engine.h>
 #include <openssl/core_names.h>
 #include <openssl/ct.h>
+#include <openssl/engine.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/objects.h>

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Certificates signed with RSASSA-PSS, checked with an RSA key the built-in key methods decoded (#22): the verdicts
-/// `openssl verify -CAfile root.pem` gives (OK for both signed leaves; "certificate signature failure" once a byte
-/// of the signature is flipped). The fixture PKI has no PSS signature, so the chains are made here, at run time.
+/// Certificates signed with RSASSA-PSS, checked with an RSA key the built-in key methods decoded (#22), give the
+/// verdicts `openssl verify -CAfile root.pem` gives, asked in each test: OK for both signed leaves, "certificate
+/// signature failure" once a byte of the signature is flipped. The fixture PKI has no PSS signature, so the chains
+/// are made here, at run time.
 @Suite("RSASSA-PSS signatures")
 struct RSAPSSSignatureTests {
     /// root.pem (RSA 2048, self-signed), and two leaves for pss.test it signs with PSS: ec-leaf.pem (P-256,
@@ -31,10 +32,18 @@ struct RSAPSSSignatureTests {
                                "--at", OpenSSLCLI.validTime], in: directory.path)
     }
 
+    /// `openssl verify -CAfile root.pem FILE`: its exit status and what it printed.
+    static func opensslVerify(_ file: String, in directory: TemporaryDirectory) throws -> (Int32, String) {
+        let result = try Subprocess.run("openssl", ["verify", "-CAfile", "root.pem", file], in: directory.path)
+        return (result.status, result.stdout + result.stderr)
+    }
+
     @Test func leavesSignedWithPSSAreTrusted() throws {
         try TemporaryDirectory.with { directory in
             try Self.makeChains(in: directory)
             for leaf in ["ec-leaf.pem", "rsa-leaf.pem"] {
+                let (status, output) = try Self.opensslVerify(leaf, in: directory)
+                try #require(status == 0, "openssl verify \(leaf): \(output)")
                 let result = try Self.verify(leaf, in: directory)
                 #expect(result.status == 0, "\(leaf): \(result)")
                 #expect(result.stdout.contains("TRUSTED"), "\(leaf): \(result)")
@@ -51,6 +60,8 @@ struct RSAPSSSignatureTests {
             var der = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.path("ec-leaf.der"))))
             der[der.count - 1] ^= 0x01
             try directory.write("tampered.der", bytes: der)
+            let (status, output) = try Self.opensslVerify("tampered.der", in: directory)
+            try #require(status != 0 && output.contains("certificate signature failure"), "openssl verify: \(output)")
             let result = try Self.verify("tampered.der", in: directory)
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains(
