@@ -14,7 +14,8 @@
 #   - the floor, in each round after the exporters: scripts/openssl-handshake-loop.c, a bare C client of this
 #     machine's OpenSSL doing only a probe's TLS part (the same handshake and chain verification, CONNECTIONS
 #     threads, no HTTP, no policy), and its CPU per handshake. What pinctl serve spends above it is pinctl's own;
-#     blackbox_exporter, on Go's TLS, is not bound by it.
+#     blackbox_exporter, on Go's TLS, is not bound by it, and neither is pinctl, which has RSA and EC keys decoded by
+#     OpenSSL's built-in key methods (Sources/OpenSSLWrapper/BuiltinKeyMethods.swift) where the floor does not.
 # Usage: scripts/bench-exporter.sh [PINCTL]  (default: builds .build-release/release/pinctl); DURATION=10 ROUNDS=2
 # CONNECTIONS=8 WARMUP=10 (seconds of the same load on each exporter before the first round, not counted: without
 # it, blackbox's CPU per probe fell over a run's first rounds, 1.07 to 0.94 ms, while pinctl's stayed level).

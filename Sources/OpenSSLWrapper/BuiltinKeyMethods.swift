@@ -16,13 +16,14 @@ internal import COpenSSL
 /// `pinctl verify` with and without them, printed the same verdicts and messages.
 ///
 /// Other key types (Ed25519, RSA-PSS, DSA, …) and OpenSSLs without the ENGINE API decode as before. Where installing
-/// fails nothing changes but the speed, so it is not an error.
+/// fails nothing changes but the speed, so it is not an error, and what the shim returns is not kept.
 enum BuiltinKeyMethods {
-    /// Touched before the first certificate is parsed (by pinctl or by libssl): OpenSSL picks the method at parse time.
-    static let installed: Bool = {
-        let installed = COpenSSLShim_use_builtin_key_methods() == 1
+    /// Called before pinctl or libssl parses a certificate (OpenSSL picks the method at parse time); installs once.
+    static func install() { once }
+
+    private static let once: Void = {
+        _ = COpenSSLShim_use_builtin_key_methods()
         OpenSSLError.clearQueue()
-        return installed
     }()
 }
 

@@ -37,7 +37,7 @@ public enum CertificateParser {
     /// Parses certificates from bytes; throws when there is none or any part is malformed.
     public static func certificates(from bytes: [UInt8]) throws(CertificateParseError) -> [X509Certificate] {
         guard !bytes.isEmpty else { throw CertificateParseError(reason: "empty file: no certificate") }
-        _ = BuiltinKeyMethods.installed
+        BuiltinKeyMethods.install()
         OpenSSLError.clearQueue()
         guard looksLikePEM(bytes) else { return try der(bytes) }
         // A DER certificate may carry "-----BEGIN " inside a name: bytes that open with a SEQUENCE and read whole

@@ -84,7 +84,7 @@ public final class X509Certificate: @unchecked Sendable {
 
     /// Parses exactly one DER certificate; trailing bytes are an error.
     public convenience init(derBytes: [UInt8]) throws {
-        _ = BuiltinKeyMethods.installed
+        BuiltinKeyMethods.install()
         let parsed: OpaquePointer? = derBytes.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             let x509 = d2i_X509(nil, &cursor, buffer.count)

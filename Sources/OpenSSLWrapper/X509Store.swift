@@ -26,7 +26,7 @@ public final class TrustStore: @unchecked Sendable {
     let contents: Contents?
 
     private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String]) {
-        _ = BuiltinKeyMethods.installed
+        BuiltinKeyMethods.install()
         guard let store = X509_STORE_new() else { fatalError("X509_STORE_new: out of memory") }
         pointer = store
         self.origin = origin

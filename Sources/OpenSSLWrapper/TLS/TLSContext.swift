@@ -25,7 +25,7 @@ final class TLSContext: @unchecked Sendable {
 
     private init() throws(TLSConnectionError) {
         // libssl parses every certificate a server presents.
-        _ = BuiltinKeyMethods.installed
+        BuiltinKeyMethods.install()
         OpenSSLError.clearQueue()
         guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
             throw Self.setupFailure("SSL_CTX_new")
