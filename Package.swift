@@ -143,6 +143,8 @@ let package = Package(
             name: "PolicyEngineTests",
             dependencies: ["PolicyEngine", "OpenSSLWrapper", "XMLTree", "FileAccess", "TestSupport"]
         ),
+        // The command layer's output rules, over text no command run could be made to print.
+        .testTarget(name: "PinctlCLITests", dependencies: ["PinctlCLI"]),
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "Transport", "TestSupport"]),
     ]
 )

@@ -260,7 +260,8 @@ SEED
 fi
 
 # FuzzOutputEscaping: text pinctl prints: terminal controls, GitHub Actions workflow commands (##[ anywhere, :: at a
-# line's start, with ignorable or blank characters around), and what XML 1.0 cannot hold.
+# line's start, with ignorable or blank characters around), what XML 1.0 cannot hold, and what GitHub's Markdown
+# links or ends a code span or a table cell at.
 if wanted FuzzOutputEscaping; then
 dir=$(fresh FuzzOutputEscaping)
 printf 'api ##[stop-commands]tok1' >"$dir/stop-commands-in-a-name"
@@ -274,6 +275,9 @@ printf 'cr\rlf\ntab\t<&"'"'"'> -- x-' >"$dir/xml-specials-and-breaks"
 printf '\xef\xbf\xbe\xef\xbf\xbf' >"$dir/noncharacters"
 printf '\\x1B \\x23#[ already escaped' >"$dir/already-escaped"
 printf 'bad utf8 \xff\xfe' >"$dir/not-utf8"
+printf 'ops@example.com www.example.org https://evil.example/ @octocat #123 :tada: ![i](x)' >"$dir/markdown-autolinks"
+printf '`` a ` b ```' >"$dir/markdown-backtick-runs"
+printf ' a\\|b | c\\ ' >"$dir/markdown-pipes-backslashes-spaces"
 fi
 
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

@@ -48,8 +48,8 @@ import TestSupport
 
                 | Target | App | Platform | Verdict | Reason | Breaks on |
                 |---|---|---|---|---|---|
-                | leaf\\-chain\\.pem |  |  | ❌ rejected | public\\-key\\-not\\-pinned\\: public key not pinned\\: no key \
-                in the chain matches the 1 pinned key\\(s\\) |  |
+                | `leaf-chain.pem` |  |  | ❌ rejected | `public-key-not-pinned: public key not pinned: no key in the \
+                chain matches the 1 pinned key(s)` |  |
 
                 0 trusted, 1 rejected, 0 errors
 
@@ -57,7 +57,28 @@ import TestSupport
         }
     }
 
-    /// A summary cell is one line of literal text: a target named with Markdown and HTML shows as typed.
+    /// GitHub's Markdown links an e-mail address, `www.` and `https://` in text even when escaped (cmark-gfm reads
+    /// `a\@b\.com` as `a@b.com` and links it): the names a certificate gives, quoted in the reason, are a code span,
+    /// which it leaves as it is.
+    @Test func aCertificatesEmailAndURLNamesAreNoLinksInTheSummary() throws {
+        try TemporaryDirectory.with { directory in
+            try OpenSSLCLI.selfSigned("mailer", subject: "/CN=mailer", subjectAltName:
+                "email:ops@example.com, DNS:www.example.org, URI:https://evil.example/x", in: directory.path)
+            let file = directory.path("summary.md")
+            let result = try PinctlProcess.run(["verify", "--chain", "mailer.pem", "--ca-file", "mailer.pem", "--host",
+                                                "pinning.test", "--at", OpenSSLCLI.validTime, "--summary-file", file],
+                                               in: directory.path)
+
+            #expect(result.status == 1, "\(result)")
+            let rows = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            #expect(rows.contains("| `mailer.pem` |  |  | ❌ rejected | `hostname-mismatch: host name mismatch: certificate "
+                + "#0 (CN=mailer) is not valid for pinning.test; it names email:ops@example.com, DNS:www.example.org, "
+                + "URI:https://evil.example/x` |  |"), "\(rows)")
+        }
+    }
+
+    /// A summary cell is one line of literal text: a target named with Markdown and HTML shows as typed, its `|` as
+    /// the `\|` a table cell needs.
     @Test func textFromOutsideIsNeverMarkupInTheSummary() throws {
         try TemporaryDirectory.with { directory in
             let file = directory.path("summary.md")
@@ -67,8 +88,8 @@ import TestSupport
             #expect(result.status == 2, "\(result)")
             let summary = try String(contentsOfFile: file, encoding: .utf8)
             // pinctl names the unreadable target by its start.
-            #expect(summary.contains("\n| &lt;b&gt;x\\|y&lt;\\/b&gt;… |  |  | ⚠️ error | input\\: &lt;stdin&gt;\\:1\\:"),
-                    "\(summary)")
+            #expect(summary.contains("\n| `<b>x\\|y</b>…` |  |  | ⚠️ error | `input: <stdin>:1: target <b>x\\|y</b>…: "
+                + "only https:// URLs can be checked` |  |\n"), "\(summary)")
         }
     }
 }

@@ -4,7 +4,8 @@ import PolicyEngine
 
 /// A run as a Markdown table for a CI job's summary (`--summary-file`, GitHub's `$GITHUB_STEP_SUMMARY`): a row per
 /// (target, app, platform range) with the verdict, its reason and, for a trusted chain, the day the first rotation
-/// that breaks the app is due (the forecast `pinctl lint` makes). Every cell goes through `MarkdownText`.
+/// that breaks the app is due (the forecast `pinctl lint` makes). Every cell of text from outside is a
+/// `MarkdownText` code span.
 struct MarkdownSummary {
     let items: [ResultItem]
 
@@ -16,7 +17,7 @@ struct MarkdownSummary {
         lines.append("| Target | App | Platform | Verdict | Reason | Breaks on |")
         lines.append("|---|---|---|---|---|---|")
         for item in items {
-            // The verdict is pinctl's own words; every other cell is text from outside, escaped whole.
+            // The verdict is pinctl's own words; every other cell is text from outside, a code span whole.
             let verdict: String
             let cells: [String]
             switch item {
@@ -35,7 +36,7 @@ struct MarkdownSummary {
                 verdict = "⚠️ error"
                 cells = [failure.target ?? "", failure.app?.name ?? "", "", "\(failure.code): \(failure.message)", ""]
             }
-            let escaped = cells.map(MarkdownText.escaped)
+            let escaped = cells.map(MarkdownText.codeSpan)
             lines.append("| " + (escaped[..<3] + [verdict] + escaped[3...]).joined(separator: " | ") + " |")
         }
         lines.append("")
