@@ -16,11 +16,18 @@
 # Exit: 0, or pinctl's exit code when INPUT_FAIL_ON says it fails the step; 2 when an input is wrong.
 set -euo pipefail
 
-# What the script itself refuses, on stderr: every control character of the inputs quoted in it becomes a space, so
-# no line of it can begin a workflow command.
+# What the script itself refuses, on stderr, made safe for the runner by pinctl's own rule for what it prints
+# (Sources/PinctlCLI/Output/CI/RunnerCommands.swift, which Terminal.safe applies): the runner takes `##[` anywhere in
+# a line, skipping Unicode's ignorable characters between its three, and `::` first in a line after white space, as
+# a workflow command. bash cannot tell the ignorable characters, so the rule is applied a little wider here: every
+# `#` is spelled `\x23`, as Terminal.safe spells the one it must, and every control character (line breaks included)
+# is a space, so the message is one line that begins with `pinctl action:`.
+runner_safe() {
+    local text=${1//[[:cntrl:]]/ }
+    printf '%s' "${text//'#'/'\x23'}"
+}
 fail() {
-    local message="pinctl action: $*"
-    printf '%s\n' "${message//[[:cntrl:]]/ }" >&2
+    printf 'pinctl action: %s\n' "$(runner_safe "$*")" >&2
     exit 2
 }
 

@@ -109,6 +109,37 @@ import TestSupport
         #expect(run.output.isEmpty, "\(run.output)")
     }
 
+    /// The runner takes `##[` anywhere in a line (ignorable characters such as U+00AD between its three skipped) as
+    /// a workflow command: an input the script quotes in a refusal cannot hand it one. Each input below is quoted.
+    @Test(arguments: [
+        ["INPUT_FORMAT": "x ##[error]forged"],
+        ["INPUT_FAIL_ON": "##[stop-commands]tok1"],
+        ["INPUT_CONFIG": "#\u{AD}#[group]grouped"],
+        ["INPUT_PINCTL": "no-such ##\u{200B}[warning]forged"],
+        ["INPUT_ARGS": "'unclosed ##[error]forged"],
+        ["INPUT_FORMAT": "x\n##[error]forged\r  ::error::forged"],
+    ])
+    func noRefusalHandsTheRunnerALegacyCommand(_ inputs: [String: String]) throws {
+        let run = try runAction(inputs, port: 1)
+
+        #expect(run.result.status == 2, "\(run.result)")
+        #expect(run.result.stderr.hasPrefix("pinctl action: "), "\(run.result)")
+        for line in (run.result.stdout + run.result.stderr).split(whereSeparator: \.isNewline) {
+            let visible = String(String.UnicodeScalarView(line.unicodeScalars.filter {
+                !$0.properties.isDefaultIgnorableCodePoint
+            }))
+            #expect(!visible.contains("##["), "\(line)")
+            #expect(!visible.drop { $0.isWhitespace }.hasPrefix("::"), "\(line)")
+        }
+    }
+
+    @Test func aRefusalShowsTheInputsHashAsTheTerminalDoes() throws {
+        let run = try runAction(["INPUT_FORMAT": "##[error]x"], port: 1)
+
+        #expect(run.result.stderr == "pinctl action: format: '\\x23\\x23[error]x' is not sarif, junit or json\n",
+                "\(run.result)")
+    }
+
     /// An input holding a line break cannot put a workflow command at the start of a line.
     @Test func anInputCannotStartAWorkflowCommand() throws {
         let run = try runAction(["INPUT_FORMAT": "x\n::stop-commands::token\n::error::forged"], port: 1)
