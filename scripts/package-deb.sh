@@ -6,10 +6,13 @@
 #   `pinctl --generate-completion-script`; Depends: the run-time packages README names; changelog and copyright.
 # Then it runs lintian on the package when lintian is installed (scripts/setup.sh --ci installs it) and stops on
 # an error. The .deb is written to the repository root (or --out DIR); an existing one is replaced only with
-# --force.
+# --force. Every directory of the package is 0755 and every file 0644 (the two executables 0755), whatever the umask.
 #
 # Usage: scripts/package-deb.sh [--out DIR] [--force]     (DEBFULLNAME and DEBEMAIL name the maintainer)
 set -euo pipefail
+# The package's files and directories get their modes set below; this makes the rest (the build's files, the .deb
+# itself) what they would be for anyone, under any umask the script is started with.
+umask 022
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
@@ -23,6 +26,35 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+
+# DEBFULLNAME and DEBEMAIL go into the control file's Maintainer field and the changelog's trailer, both read a line
+# at a time: a line break in one would add fields of its own (`Pre-Depends:`) to the package. Each is refused unless
+# it is one line of text in the shape its field takes, before anything is built.
+maintainer_name=${DEBFULLNAME:-pinctl developers}
+maintainer_email=${DEBEMAIL:-pinctl@example.org}
+refuse_maintainer() {   # VARIABLE WHAT-IT-MUST-BE
+    echo "package-deb.sh: $1 must be $2: it names the package's maintainer in its control file and changelog" >&2
+    exit 2
+}
+check_maintainer() {
+    local LC_ALL=C   # bytes: a C0 control or DEL is [[:cntrl:]], a C1 control is \xc2 then \x80-\x9f in UTF-8
+    # A name in UTF-8 as Debian's control files are, with no control character and none of `<`, `>` and `,`, which
+    # end the name within the field (or the field, for the tools that read a list of maintainers).
+    local name_shape='^[^[:space:]<>,]([^<>,]*[^[:space:]<>,])?$'
+    # An address as RFC 5322's dot-atom local part and a host name: ASCII, no space, no control character.
+    local email_shape="^[A-Za-z0-9.!#\$%&'*+/=?^_\`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?\$"
+    if [[ $maintainer_name == *[[:cntrl:]]* || $maintainer_name == *$'\xc2'[$'\x80'-$'\x9f']* ]] \
+        || ! [[ $maintainer_name =~ $name_shape ]] \
+        || ! printf '%s' "$maintainer_name" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then
+        refuse_maintainer DEBFULLNAME "one line of UTF-8 text without control characters, '<', '>' or ',', \
+and without spaces at either end"
+    fi
+    [[ $maintainer_email =~ $email_shape ]] \
+        || refuse_maintainer DEBEMAIL "one e-mail address, user@host, in ASCII without spaces or control characters"
+}
+check_maintainer
+maintainer="$maintainer_name <$maintainer_email>"
+
 [ -d "$out" ] || { echo "package-deb.sh: --out $out is not a directory" >&2; exit 2; }
 
 scripts/setup.sh
@@ -103,9 +135,10 @@ chmod 644 "$pkg"/usr/share/*/completions/* "$pkg"/usr/share/zsh/vendor-completio
     "$pkg"/usr/share/fish/vendor_completions.d/*
 
 commit=$("$bin/pinctl" --version | sed -n '2s/^commit //p')
-# Who answers for the package: DEBFULLNAME and DEBEMAIL, as Debian's tools read them.
-maintainer="${DEBFULLNAME:-pinctl developers} <${DEBEMAIL:-pinctl@example.org}>"
 changed=$(git log -1 --format=%cD 2>/dev/null || date -uR)
+# The changelog's other values are the build's own; each is still one line, or it is not written.
+[[ $commit =~ ^([0-9a-f]{7,40}(, with changes not committed)?|unknown)$ && $changed != *[[:cntrl:]]* ]] \
+    || { echo "package-deb.sh: cannot read the commit or its date ('$commit', '$changed')" >&2; exit 1; }
 cat >"$work/changelog" <<EOF
 pinctl ($version) unstable; urgency=medium
 
@@ -138,6 +171,11 @@ Description: TLS pinning and trust evaluation for the apps in the field
 EOF
 
 (cd "$pkg" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$pkg/DEBIAN/md5sums"
+# Modes set, not inherited from the umask the script was started with or from the tools that wrote the files
+# (generate-manual, gzip, the shell's redirections): directories 0755, files 0644, the two executables 0755.
+find "$pkg" -type d -exec chmod 755 {} +
+find "$pkg" -type f -exec chmod 644 {} +
+chmod 755 "$pkg/usr/lib/pinctl/pinctl" "$pkg/usr/lib/pinctl/pinctl-serve"
 dpkg-deb --build --root-owner-group "$pkg" "$work/pinctl.deb" >/dev/null
 if command -v lintian >/dev/null 2>&1; then
     # Errors stop the package; warnings are printed (README's packaging notes say why those that remain do).
