@@ -38,10 +38,10 @@ public enum Exporter {
         let app = Application(
             router: routes.router(),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [perAddress.handler()],
-                // Hummingbird's idle timeout runs from the last complete HTTP part read or answer written, not from
-                // the last byte: a head trickled byte by byte never resets it, so it is the header-read timeout.
-                idleTimeout: .milliseconds(Int64(settings.headerTimeout * 1000)),
+                additionalChannelHandlers: [
+                    perAddress.handler(),
+                    ConnectionBounds(requestTimeout: .milliseconds(Int64(settings.headerTimeout * 1000))),
+                ],
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384,
                                                 maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,

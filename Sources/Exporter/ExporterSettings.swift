@@ -33,8 +33,9 @@ public struct ExporterSettings: Sendable {
     public var maxURILength: Int = 2048
     /// Probes the status page lists.
     public var recentProbeCount: Int = 50
-    /// Seconds a connection has to send a complete request head, from when it opens or its last answer was sent;
-    /// then it is closed. Bounds what a client that trickles a head byte by byte (slowloris) holds.
+    /// Seconds a connection has to send a complete request, head and any body, from when it opens or its last answer
+    /// was sent; then it is closed. Bounds what a client that trickles a request byte by byte (slowloris) holds, and
+    /// how long an idle keep-alive connection stays.
     public var headerTimeout: Double = 10
     /// Connections one client address may hold open at once; one more is closed as soon as it is accepted. A
     /// quarter of the 1,024 the server accepts: one Prometheus scraping many targets through this exporter opens a

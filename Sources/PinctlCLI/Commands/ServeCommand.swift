@@ -61,8 +61,8 @@ struct ServeCommand: ParsableCommand {
     var timeout: Double = 10
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Seconds a connection has to send a complete request head, from when it opens or was last answered; then it "
-            + "is closed (a client trickling a head byte by byte holds a connection no longer).",
+        "Seconds a connection has to send a complete request, head and any body, from when it opens or was last "
+            + "answered; then it is closed (a client trickling a request byte by byte holds a connection no longer).",
         valueName: "seconds"))
     var headerTimeout: Double = 10
 
