@@ -37,6 +37,9 @@ public struct ExporterSettings: Sendable {
     /// was sent; then it is closed. Bounds what a client that trickles a request byte by byte (slowloris) holds, and
     /// how long an idle keep-alive connection stays.
     public var headerTimeout: Double = 10
+    /// Seconds a reload (SIGHUP) may run before it counts as failed: the previous policy is still in use, and
+    /// `pinctl_exporter_policy_last_reload_successful` drops to 0 until a reload succeeds.
+    public var reloadTimeout: Double = 30
     /// Connections one client address may hold open at once; one more is closed as soon as it is accepted. A
     /// quarter of the 1,024 the server accepts: one Prometheus scraping many targets through this exporter opens a
     /// connection per scrape under way, four times the default --max-probes still fits.
