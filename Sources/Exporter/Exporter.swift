@@ -13,8 +13,18 @@ public enum Exporter {
         public let description: String
     }
 
+    /// How serving ended.
+    public enum Ending: Sendable {
+        /// Everything the exporter started has ended.
+        case clean
+        /// A reload was still running, on a thread nothing can stop: the process must end without its exit handlers,
+        /// as OpenSSL's would free what that thread is still using (a crash at exit, one stop in fifteen).
+        case reloadAbandoned
+    }
+
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets the probes under way finish, and returns.
-    public static func run(_ settings: ExporterSettings, logger: Logger) async throws(StartError) {
+    @discardableResult
+    public static func run(_ settings: ExporterSettings, logger: Logger) async throws(StartError) -> Ending {
         let policies: PolicyHolder
         do {
             policies = PolicyHolder(try LoadedPolicy.load(settings))
@@ -25,23 +35,24 @@ public enum Exporter {
         let metrics = ExporterMetrics(slots: slots)
         metrics.policyLoaded(apps: policies.policy.file.apps.count, at: policies.policy.loadedAt)
         let threads = ProbeThreads(limit: settings.maxProbes)
-        let routes = ExporterRoutes(settings: settings, policies: policies, slots: slots, threads: threads,
-                                    metrics: metrics, recent: RecentProbes(limit: settings.recentProbeCount),
-                                    logger: logger)
+        let reloads = ReloadProgress()
+        let routes = ExporterRoutes(settings: settings, policies: policies, reloads: reloads, slots: slots,
+                                    threads: threads, metrics: metrics,
+                                    recent: RecentProbes(limit: settings.recentProbeCount), logger: logger)
         // Trapped before the server listens, so that a SIGHUP sent once it does never meets the default action.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
-        let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, metrics: metrics,
-                                      logger: logger)
+        let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, progress: reloads,
+                                      metrics: metrics, logger: logger)
         let perAddress = ConnectionsPerAddress(limit: settings.maxConnectionsPerAddress) {
             metrics.connectionRefused()
         }
         let app = Application(
             router: routes.router(),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [perAddress.handler()],
-                // Hummingbird's idle timeout runs from the last complete HTTP part read or answer written, not from
-                // the last byte: a head trickled byte by byte never resets it, so it is the header-read timeout.
-                idleTimeout: .milliseconds(Int64(settings.headerTimeout * 1000)),
+                additionalChannelHandlers: [
+                    perAddress.handler(),
+                    ConnectionBounds(requestTimeout: .milliseconds(Int64(settings.headerTimeout * 1000))),
+                ],
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384,
                                                 maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil,
@@ -64,7 +75,12 @@ public enum Exporter {
             throw StartError(description: "cannot serve on \(displayHost(settings.host)):\(settings.port): \(error)")
         }
         threads.stop()
+        guard reloads.running == nil else {
+            logger.notice("stopped; the reload under way is abandoned")
+            return .reloadAbandoned
+        }
         logger.notice("stopped")
+        return .clean
     }
 
     /// An IPv6 literal in brackets, as in a URL.

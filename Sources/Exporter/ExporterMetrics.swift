@@ -32,7 +32,8 @@ final class ExporterMetrics: Sendable {
         apps = registry.makeGauge(descriptor: Self.descriptor(
             "pinctl_exporter_policy_apps", "Apps in the policy file in use."))
         lastReloadSucceeded = registry.makeGauge(descriptor: Self.descriptor(
-            "pinctl_exporter_policy_last_reload_successful", "1 when the last read of the policy file succeeded."))
+            "pinctl_exporter_policy_last_reload_successful",
+            "1 when the last read of the policy file succeeded; 0 when it failed or has run past --reload-timeout."))
         lastReloadTime = registry.makeGauge(descriptor: Self.descriptor(
             "pinctl_exporter_policy_last_reload_success_timestamp_seconds",
             "When the policy file in use was read, in Unix seconds."))
@@ -69,6 +70,11 @@ final class ExporterMetrics: Sendable {
     func policyReloadFailed() {
         lastReloadSucceeded.set(0.0)
         reloads("failure").increment()
+    }
+
+    /// A reload still running after --reload-timeout: not a success yet, maybe never; counted once it ends.
+    func policyReloadStuck() {
+        lastReloadSucceeded.set(0.0)
     }
 
     /// The text format of every metric, with the slot gauges read now.

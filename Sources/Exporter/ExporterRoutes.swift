@@ -5,6 +5,7 @@ import Logging
 struct ExporterRoutes: Sendable {
     let settings: ExporterSettings
     let policies: PolicyHolder
+    let reloads: ReloadProgress
     let slots: ProbeSlots
     let threads: ProbeThreads
     let metrics: ExporterMetrics
@@ -19,7 +20,8 @@ struct ExporterRoutes: Sendable {
         router.get("/probe") { request, _ in await probe(request) }
         router.get("/metrics") { _, _ in Responses.metrics(metrics.render()) }
         router.get("/") { _, _ in
-            Responses.html(StatusPage.render(policy: policies.policy, recent: recent.newestFirst, settings: settings))
+            Responses.html(StatusPage.render(policy: policies.policy, reload: reloads.running,
+                                             recent: recent.newestFirst, settings: settings))
         }
         return router
     }

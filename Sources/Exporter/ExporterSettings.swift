@@ -33,9 +33,13 @@ public struct ExporterSettings: Sendable {
     public var maxURILength: Int = 2048
     /// Probes the status page lists.
     public var recentProbeCount: Int = 50
-    /// Seconds a connection has to send a complete request head, from when it opens or its last answer was sent;
-    /// then it is closed. Bounds what a client that trickles a head byte by byte (slowloris) holds.
+    /// Seconds a connection has to send a complete request, head and any body, from when it opens or its last answer
+    /// was sent; then it is closed. Bounds what a client that trickles a request byte by byte (slowloris) holds, and
+    /// how long an idle keep-alive connection stays.
     public var headerTimeout: Double = 10
+    /// Seconds a reload (SIGHUP) may run before it counts as failed: the previous policy is still in use, and
+    /// `pinctl_exporter_policy_last_reload_successful` drops to 0 until a reload succeeds.
+    public var reloadTimeout: Double = 30
     /// Connections one client address may hold open at once; one more is closed as soon as it is accepted. A
     /// quarter of the 1,024 the server accepts: one Prometheus scraping many targets through this exporter opens a
     /// connection per scrape under way, four times the default --max-probes still fits.

@@ -59,10 +59,8 @@ final class PolicyHolder: Sendable {
 
     var policy: LoadedPolicy { current.withLock { $0 } }
 
-    /// Reads the file again; on failure the old policy stays and the error says why.
-    func reload(_ settings: ExporterSettings) throws(InputError) -> LoadedPolicy {
-        let policy = try LoadedPolicy.load(settings)
+    /// Puts a policy read again in place of the one in use.
+    func replace(with policy: LoadedPolicy) {
         current.withLock { $0 = policy }
-        return policy
     }
 }

@@ -12,13 +12,13 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
         guard uriLength <= maxURILength else {
             onRefusal("too-large")
             return Responses.text(.uriTooLong, "the request target is \(uriLength) bytes long; at most \(maxURILength) "
-                + "are accepted", closing: true)
+                + "are accepted")
         }
         let contentLength = request.headers[.contentLength].flatMap { Int($0) } ?? 0
         guard contentLength == 0, request.headers[.transferEncoding] == nil else {
             onRefusal("too-large")
-            // The body is not read: the connection closes after this answer.
-            return Responses.text(.contentTooLarge, "requests to pinctl serve carry no body", closing: true)
+            // The body is never read: the connection closes after this answer (`ConnectionBounds`).
+            return Responses.text(.contentTooLarge, "requests to pinctl serve carry no body")
         }
         guard request.method == .get || request.method == .head else {
             onRefusal("bad-request")
@@ -32,10 +32,10 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
 
 /// The few shapes of answer the exporter gives.
 enum Responses {
-    /// A plain-text sentence, for refusals and errors.
-    static func text(_ status: HTTPResponse.Status, _ message: String, closing: Bool = false) -> Response {
-        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8"]
-        if closing { headers[.connection] = "close" }
+    /// A plain-text sentence, for refusals and errors. It ends the connection (`ConnectionBounds`): a refused client
+    /// may have sent a body or more requests behind this one, and none of it is read.
+    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        let headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .connection: "close"]
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 

@@ -4,7 +4,9 @@ import PolicyEngine
 
 /// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.
 enum StatusPage {
-    static func render(policy: LoadedPolicy, recent: [RecentProbe], settings: ExporterSettings) -> String {
+    static func render(policy: LoadedPolicy, reload: ReloadProgress.Running?, recent: [RecentProbe],
+                       settings: ExporterSettings) -> String
+    {
         let file = policy.file
         var html = """
             <!DOCTYPE html>
@@ -16,7 +18,7 @@ enum StatusPage {
             <p>Policy file <code>\(escape(file.path))</code>, read \(escape(Timestamp.iso8601(policy.loadedAt))). \
             Probe with <code>/probe?target=HOST:PORT[&amp;app=NAME][&amp;servername=NAME]</code>; \
             the exporter's own metrics are at <a href="/metrics">/metrics</a>.</p>
-            <h2>Apps</h2>
+            \(reloadNotice(reload, settings: settings))<h2>Apps</h2>
             <table><tr><th>app</th><th>library</th><th>versions</th><th>hosts</th></tr>
 
             """
@@ -49,6 +51,16 @@ enum StatusPage {
             html += "</table>\n"
         }
         return html + "</body></html>\n"
+    }
+
+    /// A paragraph on the reload under way, if any; one past --reload-timeout in the error colour.
+    private static func reloadNotice(_ reload: ReloadProgress.Running?, settings: ExporterSettings) -> String {
+        guard let reload else { return "" }
+        let since = escape(Timestamp.iso8601(reload.since))
+        guard reload.stuck else { return "<p>A reload of the policy file is running, since \(since).</p>\n" }
+        return "<p class=\"error\">A reload of the policy file is stuck: running since \(since), longer than "
+            + "--reload-timeout (\(settings.reloadTimeout) s). The policy file read before stays in use; a SIGHUP now "
+            + "reloads only once this one ends.</p>\n"
     }
 
     /// Text safe inside an element or a quoted attribute.

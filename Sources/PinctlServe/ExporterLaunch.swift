@@ -1,4 +1,5 @@
 import Exporter
+import Glibc
 import Logging
 import PinctlCLI
 import Transport
@@ -29,23 +30,31 @@ enum ExporterLaunch {
             fixedTime: request.fixedTime, warnDays: request.warnDays, anchors: request.anchors,
             storesDirectory: request.storesDirectory)
         settings.headerTimeout = request.headerTimeout
+        settings.reloadTimeout = request.reloadTimeout
         settings.maxConnectionsPerAddress = request.maxConnectionsPerAddress
         settings.revocationAllowsPrivateAddresses = request.revocationAllowPrivate
         let outcome = wait { [settings] () async throws(Exporter.StartError) in try await Exporter.run(settings, logger: logger) }
-        guard case .failure(let error) = outcome else { return nil }
-        return error.description
+        switch outcome {
+        case .success(.clean):
+            return nil
+        case .success(.reloadAbandoned):
+            // Exits 0 as a clean stop does, without the exit handlers (see `Exporter.Ending`); stderr is unbuffered.
+            fflush(nil)
+            _exit(0)
+        case .failure(let error):
+            return error.description
+        }
     }
 
     /// Runs async work from the synchronous command line and waits for it: every other command is synchronous.
-    private static func wait<Failure: Error>(_ work: @escaping @Sendable () async throws(Failure) -> Void)
-        -> Result<Void, Failure>
-    {
-        let box = ResultBox<Failure>()
+    private static func wait<Success: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable () async throws(Failure) -> Success
+    ) -> Result<Success, Failure> {
+        let box = ResultBox<Success, Failure>()
         Task.detached {
-            let result: Result<Void, Failure>
+            let result: Result<Success, Failure>
             do throws(Failure) {
-                try await work()
-                result = .success(())
+                result = .success(try await work())
             } catch {
                 result = .failure(error)
             }
@@ -55,18 +64,18 @@ enum ExporterLaunch {
     }
 
     // @unchecked Sendable: `result` is only read and written with `done` held.
-    private final class ResultBox<Failure: Error>: @unchecked Sendable {
+    private final class ResultBox<Success, Failure: Error>: @unchecked Sendable {
         private let done = ThreadCondition()
-        private var result: Result<Void, Failure>?
+        private var result: Result<Success, Failure>?
 
-        func finish(_ result: Result<Void, Failure>) {
+        func finish(_ result: Result<Success, Failure>) {
             done.withLock {
                 self.result = result
                 done.broadcast()
             }
         }
 
-        func wait() -> Result<Void, Failure> {
+        func wait() -> Result<Success, Failure> {
             done.withLock {
                 while true {
                     if let result { return result }

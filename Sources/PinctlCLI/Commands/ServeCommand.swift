@@ -18,9 +18,10 @@ struct ServeCommand: ParsableCommand {
             (android@24, android@25-36). GET /metrics gives the \
             exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
             may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
-            that does not load leaves the old one in use); SIGTERM lets the probes under way finish and exits 0. \
-            HEAD is answered as GET without the body (HEAD /probe runs the probe, as the blackbox exporter does). A \
-            connection that sends no complete request head within --header-timeout is closed, and one client \
+            that does not load, or still loading after --reload-timeout, leaves the old one in use; probes use it \
+            meanwhile); SIGTERM lets the probes under way finish and exits 0. HEAD is answered as GET without the \
+            body (HEAD /probe runs the probe, as the blackbox exporter does). A connection that sends no complete \
+            request within --header-timeout is closed, so is one refused (its body is never read), and one client \
             address holds at most --max-connections-per-address connections.
 
             Examples:
@@ -61,10 +62,15 @@ struct ServeCommand: ParsableCommand {
     var timeout: Double = 10
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Seconds a connection has to send a complete request head, from when it opens or was last answered; then it "
-            + "is closed (a client trickling a head byte by byte holds a connection no longer).",
+        "Seconds a connection has to send a complete request, head and any body, from when it opens or was last "
+            + "answered; then it is closed (a client trickling a request byte by byte holds a connection no longer).",
         valueName: "seconds"))
     var headerTimeout: Double = 10
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Seconds a reload (SIGHUP) may run before it counts as failed; the previous policy file stays in use.",
+        valueName: "seconds"))
+    var reloadTimeout: Double = 30
 
     @Option(parsing: .unconditional, help: ArgumentHelp(
         "Connections one client address may hold open at once; more are closed as soon as accepted.",
@@ -94,6 +100,9 @@ struct ServeCommand: ParsableCommand {
         guard headerTimeout > 0, headerTimeout <= 3600 else {
             throw ValidationError("--header-timeout \(headerTimeout): must be more than 0 and at most 3600 seconds")
         }
+        guard reloadTimeout > 0, reloadTimeout <= 3600 else {
+            throw ValidationError("--reload-timeout \(reloadTimeout): must be more than 0 and at most 3600 seconds")
+        }
         guard (1...1024).contains(maxConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address \(maxConnectionsPerAddress): must be from 1 to 1024")
         }
@@ -111,7 +120,7 @@ struct ServeCommand: ParsableCommand {
         let anchorSettings = anchors.settings
         let request = ServeRequest(
             configPath: config, host: address.host, port: address.port, allowAnyTarget: allowAnyTarget,
-            maxProbes: maxProbes, timeout: timeout, headerTimeout: headerTimeout,
+            maxProbes: maxProbes, timeout: timeout, headerTimeout: headerTimeout, reloadTimeout: reloadTimeout,
             maxConnectionsPerAddress: maxConnectionsPerAddress,
             fixedTime: anchors.at == nil ? nil : anchorSettings.time,
             warnDays: warnDays, revocationAllowPrivate: revocationAllowPrivate,
@@ -141,6 +150,7 @@ package struct ServeRequest: Sendable {
     package let maxProbes: Int
     package let timeout: Double
     package let headerTimeout: Double
+    package let reloadTimeout: Double
     package let maxConnectionsPerAddress: Int
     package let fixedTime: Date?
     package let warnDays: Int

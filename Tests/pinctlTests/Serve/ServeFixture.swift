@@ -9,10 +9,11 @@ enum ServeFixture {
     static let domain = "api.example.com"
     static let at = ["--at", TestTime.nowText]
 
-    static func policyFile(targets: [String]) -> String {
+    /// The two apps, anchored on `caFiles` (the fixture root when not given).
+    static func policyFile(targets: [String], caFiles: [String] = [LibraryCerts.path("root-ca.pem")]) -> String {
         """
         version: 1
-        anchors: { ca-files: [\(LibraryCerts.path("root-ca.pem"))] }
+        anchors: { ca-files: [\(caFiles.joined(separator: ", "))] }
         targets: [\(targets.map { "\"\($0)\"" }.joined(separator: ", "))]
         apps:
           - name: okhttp-sdk

@@ -27,7 +27,8 @@ import TestSupport
     }
 
     /// `--header-timeout 1`: a head that is not complete a second after the connection opened is closed, and a
-    /// connection that completed its head in time is answered.
+    /// connection that completed its head in time is answered; kept alive after its answer, it is closed when it
+    /// has sent nothing more for as long.
     @Test func aHeadNotCompleteWithinTheHeaderTimeoutIsClosed() throws {
         try ServeFixture.withExporter(targets: ["127.0.0.1:9"], ["--header-timeout", "1"]) { exporter, _ in
             let stalled = try (0..<8).map { _ in try StalledConnection(port: exporter.port, from: "127.0.0.3") }
@@ -38,6 +39,50 @@ import TestSupport
             let seconds = Date().timeIntervalSince(start)
             #expect(seconds >= 0.5 && seconds < 6, "closed after \(seconds) s")
             #expect(try exporter.client.get("/metrics").status == 200)
+
+            let kept = try StalledConnection(port: exporter.port, from: "127.0.0.3",
+                                             sending: "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(kept.received(within: 5, until: "pinctl_exporter_max_probes ").contains("HTTP/1.1 200"))
+            let answered = Date()
+            #expect(kept.isClosedByServer(within: 6))
+            let idle = Date().timeIntervalSince(answered)
+            #expect(idle >= 0.5 && idle < 6, "closed after \(idle) s")
+        }
+    }
+
+    /// A request with a body is refused (413) before the body is read, and its connection closed at once. Before, the
+    /// server read the body after the answer, each trickled byte restarting its idle timeout, so a client that sent a
+    /// byte now and then held the connection for ever, and 256 of them locked their address out. `--header-timeout
+    /// 60`: what closes these connections is the refusal, not the timeout.
+    @Test func aRefusedBodyIsNeverReadAndItsConnectionCloses() throws {
+        let arguments = ["--max-connections-per-address", "4", "--header-timeout", "60"]
+        try ServeFixture.withExporter(targets: ["127.0.0.1:9"], arguments) { exporter, _ in
+            let head = "POST /probe?target=127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n"
+            // Six from the address every test client uses: four are let in, two closed as they are accepted.
+            let clients = try (0..<6).map { _ in
+                try StalledConnection(port: exporter.port, from: "127.0.0.1", sending: head + "x")
+            }
+            let answers = clients.map { $0.received(within: 5, until: "\r\n\r\n").lowercased() }
+            let refusals = answers.filter { $0.hasPrefix("http/1.1 413") }
+            #expect(refusals.count == 4, "\(answers)")
+            #expect(refusals.allSatisfy { $0.contains("\r\nconnection: close\r\n") }, "\(refusals)")
+
+            // A byte every 100 ms on each, as long as the server takes them.
+            let start = Date()
+            var open = Array(clients.indices)
+            while !open.isEmpty, Date().timeIntervalSince(start) < 10 {
+                open.removeAll { !clients[$0].send("x") }
+                usleep(100_000)
+            }
+            let seconds = Date().timeIntervalSince(start)
+            #expect(open.isEmpty, "\(open.count) still open after \(seconds) s")
+            #expect(seconds < 3, "the last closed after \(seconds) s")
+            // The address is free again: a new client from it is answered.
+            let metrics = try exporter.client.get("/metrics", seconds: 5)
+            #expect(metrics.status == 200, "\(metrics)")
+            #expect(metrics.metric("pinctl_exporter_requests_refused_total", [("reason", "too-large")]) == 4,
+                    "\(metrics)")
+            withExtendedLifetime(clients) {}
         }
     }
 

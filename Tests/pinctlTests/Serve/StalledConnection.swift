@@ -24,10 +24,33 @@ final class StalledConnection {
             close(fd)
             throw Failure(description: "connect from \(source) to port \(port): \(message)")
         }
-        _ = bytes.utf8CString.withUnsafeBytes { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.utf8CString.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
     }
 
     deinit { close(fd) }
+
+    /// Sends `bytes` more; false once the server has closed the connection whole (a reset, or a broken pipe).
+    func send(_ bytes: String) -> Bool {
+        bytes.utf8CString.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) } >= 0
+    }
+
+    /// What the server sent within `seconds`, read until it has sent `marker` or ended the stream.
+    func received(within seconds: Double, until marker: String) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline, !String(decoding: received, as: UTF8.self).contains(marker) {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                received += buffer[..<count]
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                break
+            }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
 
     /// Whether the server closes the connection within `seconds`: the end of the stream, or a reset.
     func isClosedByServer(within seconds: Double) -> Bool {
