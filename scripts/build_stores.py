@@ -15,38 +15,13 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-# Android API levels and the AOSP release tag of each (the first release of that level).
-# API levels: https://developer.android.com/tools/releases/platforms and
-# https://source.android.com/docs/setup/reference/build-numbers (tags per release).
-# API 20 (Android 4.4W, watches only) has no phone release and so no snapshot.
-ANDROID_RELEASES = [
-    (14, "4.0", "android-4.0.1_r1"),
-    (15, "4.0.3", "android-4.0.3_r1"),
-    (16, "4.1", "android-4.1.1_r1"),
-    (17, "4.2", "android-4.2_r1"),
-    (18, "4.3", "android-4.3_r1"),
-    (19, "4.4", "android-4.4_r1"),
-    (21, "5.0", "android-5.0.0_r1"),
-    (22, "5.1", "android-5.1.0_r1"),
-    (23, "6.0", "android-6.0.0_r1"),
-    (24, "7.0", "android-7.0.0_r1"),
-    # 7.1.1 is the first release of API 25 that shipped beyond Pixel (7.1.0); Let's Encrypt's compatibility page
-    # (https://letsencrypt.org/docs/certificate-compatibility/) names it for ISRG Root X1.
-    (25, "7.1.1", "android-7.1.1_r1"),
-    (26, "8.0", "android-8.0.0_r1"),
-    (27, "8.1", "android-8.1.0_r1"),
-    (28, "9", "android-9.0.0_r1"),
-    (29, "10", "android-10.0.0_r1"),
-    (30, "11", "android-11.0.0_r1"),
-    (31, "12", "android-12.0.0_r1"),
-    (32, "12L", "android-12.1.0_r1"),
-    (33, "13", "android-13.0.0_r1"),
-    (34, "14", "android-14.0.0_r1"),
-    (35, "15", "android-15.0.0_r1"),
-    (36, "16", "android-16.0.0_r1"),
-]
+sys.dont_write_bytecode = True  # scripts/ stays as committed: no __pycache__ beside the modules below
+
+from build_stores_android import android, parse_refs  # noqa: E402
+from build_stores_common import (block, commit_of, excerpt, fail, git, git_directory, tree_roots,  # noqa: E402
+                                 Roots, warn)
+from build_stores_output import Staging  # noqa: E402
 
 # Apple's trust store per OS major, with the security_certificates tag of the first release of that major.
 # Apple lists the trust store version of each OS release at https://support.apple.com/en-us/103272 ("Available
@@ -69,116 +44,6 @@ APPLE_RELEASES = [
 MOZILLA_DEFAULT = "/usr/share/ca-certificates/mozilla"
 
 
-def fail(message):
-    print(f"build-stores.sh: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def warn(message):
-    print(f"build-stores.sh: warning: {message}", file=sys.stderr)
-
-
-def git(git_dir, *arguments, binary=False):
-    result = subprocess.run(["git", "--git-dir", git_dir, *arguments], capture_output=True)
-    if result.returncode != 0:
-        return None
-    return result.stdout if binary else result.stdout.decode("utf-8", "replace")
-
-
-def git_directory(path):
-    """The git directory of a clone or a bare repository at `path`."""
-    for candidate in (os.path.join(path, ".git"), path):
-        if git(candidate, "rev-parse", "--git-dir") is not None:
-            return candidate
-    fail(f"{path}: not a git repository")
-
-
-def openssl(arguments, data):
-    result = subprocess.run(["openssl", *arguments], input=data, capture_output=True)
-    return result.stdout if result.returncode == 0 else None
-
-
-class Roots:
-    """Every root seen, once, by the SHA-256 of its key; a certificate's DER gives its id."""
-
-    def __init__(self, directory):
-        self.directory = directory
-        self.by_certificate = {}
-        self.by_blob = {}
-        self.taken = set()
-
-    def add(self, data, origin):
-        # A file outside git (mozilla), keyed by its SHA-256; git blobs are keyed by their object id (tree_roots).
-        blob = hashlib.sha256(data).hexdigest()
-        if blob not in self.by_blob:
-            self.by_blob[blob] = self.read(data, origin)
-        return self.by_blob[blob]
-
-    def read(self, data, origin):
-        der = openssl(["x509", "-inform", "PEM", "-outform", "DER"], data) if b"-----BEGIN" in data else None
-        der = der or openssl(["x509", "-inform", "DER", "-outform", "DER"], data)
-        if not der:
-            warn(f"{origin}: not a certificate; skipped")
-            return None
-        certificate = hashlib.sha256(der).hexdigest()
-        if certificate in self.by_certificate:
-            return self.by_certificate[certificate]
-        public_key = openssl(["x509", "-inform", "DER", "-pubkey", "-noout"], der)
-        spki = public_key and openssl(["pkey", "-pubin", "-outform", "DER"], public_key)
-        if not spki:
-            warn(f"{origin}: cannot read its public key; skipped")
-            return None
-        identifier = hashlib.sha256(spki).hexdigest()
-        if identifier in self.taken:
-            identifier += "-" + certificate[:8]
-        self.taken.add(identifier)
-        pem = openssl(["x509", "-inform", "DER", "-outform", "PEM"], der)
-        with open(os.path.join(self.directory, identifier + ".pem"), "wb") as file:
-            file.write(pem)
-        self.by_certificate[certificate] = identifier
-        return identifier
-
-
-def tree_roots(git_dir, revision, folder, pattern, roots, origin):
-    """The ids of the roots in `folder` at `revision` whose names match `pattern`; each blob is read once."""
-    identifiers = []
-    for line in (git(git_dir, "ls-tree", f"{revision}:{folder}") or "").splitlines():
-        info, _, name = line.partition("\t")
-        kind, blob = info.split()[1:3]
-        if kind != "blob" or not re.fullmatch(pattern, name):
-            continue
-        if blob not in roots.by_blob:
-            data = git(git_dir, "cat-file", "blob", blob, binary=True)
-            roots.by_blob[blob] = roots.read(data, f"{origin}:{folder}/{name}")
-        identifiers.append(roots.by_blob[blob])
-    return [identifier for identifier in identifiers if identifier]
-
-
-def commit_of(git_dir, revision):
-    line = git(git_dir, "log", "-1", "--format=%H %cs", f"{revision}^{{commit}}")
-    return tuple(line.split()) if line else None
-
-
-def block(version, label, date, source, identifiers):
-    lines = [f"version {version}", f"label {label}", f"date {date}", f"source {source}"]
-    lines += [f"root {identifier}" for identifier in sorted(set(identifiers))]
-    return "\n".join(lines) + "\n"
-
-
-def android(git_dir, refs, roots):
-    blocks = []
-    for api, release, tag in ANDROID_RELEASES:
-        revision = refs.get(api, tag)
-        commit = commit_of(git_dir, revision)
-        if not commit:
-            warn(f"android API {api}: no revision {revision} in {git_dir}; skipped (pass --android-ref {api}=REV)")
-            continue
-        identifiers = tree_roots(git_dir, commit[0], "files", r"[0-9a-f]{8}\.[0-9]+", roots, f"android {revision}")
-        source = f"system/ca-certificates {commit[0]} ({revision})"
-        blocks.append(block(api, f"Android {release} (API {api})", commit[1], source, identifiers))
-    return blocks
-
-
 def apple(git_dir, roots):
     ios, macos = [], []
     for ios_version, macos_version, tag in APPLE_RELEASES:
@@ -186,17 +51,24 @@ def apple(git_dir, roots):
         if not commit:
             warn(f"ios {ios_version}/macos {macos_version}: no tag {tag} in {git_dir}; skipped")
             continue
-        identifiers = tree_roots(git_dir, commit[0], "certificates/roots", r"[^.].*", roots, f"apple {tag}")
-        plist = git(git_dir, "show", f"{commit[0]}:config/AssetVersion.plist") or ""
-        store = re.search(r"<key>VersionNumber</key>\s*<integer>(\d+)</integer>", plist)
-        store_text = f"trust store {store.group(1)}, " if store else ""
+        # No certificates/roots folder is an empty store: git keeps no empty folder once every root has moved out.
+        identifiers = tree_roots(git_dir, commit[0], "certificates/roots", r"[^.].*", roots, f"apple {tag}") or []
+        store = trust_store_version(git(git_dir, "show", f"{commit[0]}:config/AssetVersion.plist") or "")
+        store_text = f"trust store {store}, " if store else ""
         source = f"security_certificates {commit[0]} ({store_text}{tag})"
         # The repository's commits are imports made years later; the trust store version is the date of the store's
         # contents (2023071300: 2023-07-13), as Apple's pages give it.
-        date = f"{store.group(1)[0:4]}-{store.group(1)[4:6]}-{store.group(1)[6:8]}" if store else commit[1]
+        date = f"{store[0:4]}-{store[4:6]}-{store[6:8]}" if store else commit[1]
         ios.append(block(ios_version, f"iOS {ios_version}", date, source, identifiers))
         macos.append(block(macos_version, f"macOS {macos_version}", date, source, identifiers))
     return ios, macos
+
+
+def trust_store_version(plist):
+    """The trust store version (YYYYMMDDNN) of config/AssetVersion.plist, or None. Tags up to iOS 17's (55291) write it
+    as `<real>2023071300</real>`, later ones as `<integer>`: the same number."""
+    store = re.search(r"<key>VersionNumber</key>\s*<(integer|real)>\s*(\d{10})(?:\.0*)?\s*</\1>", plist)
+    return store.group(2) if store else None
 
 
 # Apple's log list schema that BuildTrustedCTLogsPlist.py (security_certificates, CertificateTool/BuildiOSAsset)
@@ -288,23 +160,35 @@ def stamp(text, where):
     return text
 
 
-def mozilla(directory, roots):
+def mozilla_version(directory, given, explicit):
+    """The Debian ca-certificates version that `directory` holds, or None to leave mozilla out: `--mozilla-version`,
+    else the installed package's when `directory` is where that package puts its certificates."""
+    version = given
+    if not version and os.path.realpath(directory) == os.path.realpath(MOZILLA_DEFAULT):
+        package = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ca-certificates"], capture_output=True)
+        version = package.stdout.decode("utf-8", "replace") if package.returncode == 0 else ""
+    # Debian versions ca-certificates by the date of its NSS import (20230311+deb12u1): that date is the version.
+    if version and re.fullmatch(r"\d{8}[0-9A-Za-z.+~-]*", version):
+        return version
+    problem = (f"{excerpt(version)} is not a dated Debian ca-certificates version" if version else
+               "no version: give --mozilla-version, the Debian ca-certificates version it holds")
+    if explicit:
+        fail(f"--mozilla {excerpt(directory)}: {problem}")
+    warn(f"{directory}: {problem}; mozilla skipped")
+    return None
+
+
+def mozilla(directory, package_version, roots):
     names = sorted(name for name in os.listdir(directory) if name.endswith(".crt"))
     identifiers = []
     for name in names:
         with open(os.path.join(directory, name), "rb") as file:
             identifiers.append(roots.add(file.read(), f"{directory}/{name}"))
-    package = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ca-certificates"], capture_output=True)
-    package_version = package.stdout.decode() if package.returncode == 0 else ""
-    # Debian versions ca-certificates by the date of its NSS import (20230311+deb12u1): that date is the version.
-    dated = re.match(r"(\d{4})(\d{2})(\d{2})", package_version)
-    if not dated:
-        warn(f"{directory}: no dated ca-certificates package version ({package_version!r}); mozilla skipped")
-        return []
-    version = "".join(dated.groups())
-    source = f"Debian ca-certificates {package_version} ({directory})"
+    day = f"{package_version[0:4]}-{package_version[4:6]}-{package_version[6:8]}"
+    # The package and its version say where the roots come from on any machine; the directory read was this one's.
+    source = f"Debian ca-certificates {package_version}"
     label = f"Mozilla NSS as Debian ca-certificates {package_version}"
-    return [block(version, label, "-".join(dated.groups()), source, filter(None, identifiers))]
+    return [block(package_version[0:8], label, day, source, filter(None, identifiers))]
 
 
 def write_platform(directory, name, blocks):
@@ -317,42 +201,44 @@ def main():
     parser = argparse.ArgumentParser(prog="build-stores.sh")
     parser.add_argument("--out", required=True)
     parser.add_argument("--aosp")
+    parser.add_argument("--libcore")
+    parser.add_argument("--observatory")
     parser.add_argument("--apple")
     parser.add_argument("--mozilla")
+    parser.add_argument("--mozilla-version")
     parser.add_argument("--android-ref", action="append", default=[])
     parser.add_argument("--force", action="store_true")
     options = parser.parse_args()
 
-    refs = {}
-    for text in options.android_ref:
-        match = re.fullmatch(r"(\d+)=(.+)", text)
-        if not match:
-            fail(f"--android-ref {text}: expected API=REV, e.g. 24=android-7.0.0_r1")
-        refs[int(match.group(1))] = match.group(2)
     mozilla_directory = options.mozilla or (MOZILLA_DEFAULT if os.path.isdir(MOZILLA_DEFAULT) else "none")
-    if not options.aosp and not options.apple and mozilla_directory == "none":
-        fail("nothing to build: give --aosp, --apple or --mozilla")
+    if not (options.aosp or options.libcore or options.observatory or options.apple) and mozilla_directory == "none":
+        fail("nothing to build: give --aosp, --libcore, --observatory, --apple or --mozilla")
     if os.path.exists(os.path.join(options.out, "FORMAT")) and not options.force:
         fail(f"{options.out} already holds a snapshot; pass --force to replace it")
 
-    # Checked before anything is written, so a wrong path leaves nothing behind.
-    aosp = git_directory(options.aosp) if options.aosp else None
+    # Checked before anything is written, so a wrong path or ref leaves nothing behind.
+    inputs = {kind: git_directory(path) if path else None
+              for kind, path in (("aosp", options.aosp), ("libcore", options.libcore), ("tso", options.observatory))}
+    refs = parse_refs(options.android_ref, inputs)
     apple_git = git_directory(options.apple) if options.apple else None
+    package_version = None
+    if mozilla_directory != "none":
+        package_version = mozilla_version(mozilla_directory, options.mozilla_version, explicit=bool(options.mozilla))
 
-    os.makedirs(options.out, exist_ok=True)
-    # Built beside DIR and moved in at the end, so a failed run leaves the old snapshot whole.
-    staging = tempfile.mkdtemp(prefix=".build-stores.", dir=options.out)
+    # Built in a staging folder and moved in at the end, so a failed run leaves the old snapshot whole; the folder
+    # goes on every exit (build_stores_output.py).
+    staging = Staging(options.out)
     roots = Roots(os.path.join(staging, "roots"))
     os.mkdir(roots.directory)
     platforms = {}
     ct_logs = None
-    if aosp:
-        platforms["android"] = android(aosp, refs, roots)
+    if any(inputs.values()):
+        platforms["android"] = android(inputs, refs, roots)
     if apple_git:
         platforms["ios"], platforms["macos"] = apple(apple_git, roots)
         ct_logs = apple_ct_logs(apple_git)
-    if mozilla_directory != "none":
-        platforms["mozilla"] = mozilla(mozilla_directory, roots)
+    if package_version:
+        platforms["mozilla"] = mozilla(mozilla_directory, package_version, roots)
     for name, blocks in platforms.items():
         write_platform(staging, name, blocks)
     if ct_logs:
@@ -361,14 +247,7 @@ def main():
                        "docs/platform-stores.md)\n" + ct_logs[0])
     with open(os.path.join(staging, "FORMAT"), "w") as file:
         file.write("pinctl-stores 1\n")
-
-    subprocess.run(["rm", "-rf", "--", os.path.join(options.out, "roots")], check=True)
-    for name in os.listdir(options.out):
-        if name.endswith(".txt") or name in ("FORMAT", "apple-ct-logs.cnf"):
-            os.remove(os.path.join(options.out, name))
-    for name in os.listdir(staging):
-        os.rename(os.path.join(staging, name), os.path.join(options.out, name))
-    os.rmdir(staging)
+    staging.replace()
     for name, blocks in platforms.items():
         print(f"{name}: {len(blocks)} versions")
     if ct_logs:
