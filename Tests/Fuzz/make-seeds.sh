@@ -259,6 +259,78 @@ CertificatePinner p = new CertificatePinner.Builder()
 SEED
 fi
 
+# FuzzGradleBuildConfig: build scripts in Kotlin and Groovy (the target reads each as both), per variant and not, and
+# what the one lexer of Kotlin-family text must read as the compilers do (issue 32): nested Kotlin comments, templates
+# holding quoted strings, Groovy's dollar-slashy, slashy and triple-quoted strings, comments that do not nest, \u.
+if wanted FuzzGradleBuildConfig; then
+dir=$(fresh FuzzGradleBuildConfig)
+pin=sha256/lrqeOQxRTySAI9KgxVnDx/fA+wd+5BSf1LMliuxkY2I=
+other=sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=
+cat >"$dir/variants.gradle.kts" <<SEED
+android {
+    defaultConfig { buildConfigField("String", "PIN", "\"$pin\"") }
+    buildTypes {
+        getByName("release") { buildConfigField("String", "PIN", "\"$other\"") }
+        debug { }
+    }
+    productFlavors { create("staging") { buildConfigField("String", "PIN", "\"$pin\"") } }
+}
+SEED
+cat >"$dir/groovy-no-parentheses.gradle" <<SEED
+android {
+    defaultConfig {
+        buildConfigField 'String', 'PIN', '"$pin"'
+    }
+    buildTypes { release { buildConfigField "String", "PIN", "\"$other\"" } }
+}
+SEED
+cat >"$dir/kotlin-nested-comment.gradle.kts" <<SEED
+android {
+    defaultConfig {
+        /* retired: /* see below */ buildConfigField("String", "PIN", "\"$other\"") """ */
+        buildConfigField("String", "PIN", "\"$pin\"")
+        /* """ */
+    }
+}
+SEED
+cat >"$dir/kotlin-template-quotes.gradle.kts" <<SEED
+android {
+    defaultConfig {
+        val note = "\${ """ buildConfigField("String", "PIN", "\"$other\"") """ }\${ "\"" }"
+        buildConfigField("String", "PIN", "\"$pin\"")
+    }
+}
+SEED
+cat >"$dir/groovy-dollar-slashy.gradle" <<SEED
+android {
+    defaultConfig {
+        def note = \$/ buildConfigField 'String', 'PIN', '"$other"' ''' /\$
+        buildConfigField 'String', 'PIN', '"$pin"'
+        def end = \$/ ''' \$\$ \$/ /\$
+    }
+}
+SEED
+cat >"$dir/groovy-comment-gstring.gradle" <<SEED
+def half = total / 2
+android {
+    defaultConfig {
+        /* retired: /* buildConfigField 'String', 'PIN', '"$other"' */
+        buildConfigField 'String', 'PIN', '"$pin"'
+        def note = "\${" buildConfigField 'String', 'PIN', '\"$other\"' "}"
+        def pattern = /buildConfigField 'String', 'PIN', '"hidden"'/
+        def triple = '''a''''
+    }
+}
+SEED
+printf 'android { defaultConfig {\n  def n = size\n  /x/\n} }\n' >"$dir/groovy-slash-after-line-break.gradle"
+printf '%s\n' 'android { defaultConfig {' "  // \\u002a/ buildConfigField 'String', 'PIN', '\"x\"'" '} }' \
+    >"$dir/groovy-unicode-escape.gradle"
+printf '%s\n' 'android { defaultConfig { /* /* */ buildConfigField("String", "PIN", "\"x\"") } }' \
+    >"$dir/unterminated-nested-comment.gradle.kts"
+printf 'android { defaultConfig { buildConfigField("String", "PIN", "\\"%s\\"" + suffix) } }\n' "$pin" \
+    >"$dir/concatenated.gradle.kts"
+fi
+
 # FuzzOutputEscaping: text pinctl prints: terminal controls, GitHub Actions workflow commands (##[ anywhere, :: at a
 # line's start, with ignorable or blank characters around), what XML 1.0 cannot hold, and what GitHub's Markdown
 # links or ends a code span or a table cell at.

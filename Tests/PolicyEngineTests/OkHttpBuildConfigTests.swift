@@ -17,13 +17,7 @@ struct OkHttpBuildConfigTests {
     func read(_ buildFile: String, _ build: String, variant: String? = nil)
         throws -> (policy: OkHttpPolicy, notes: [String], buildPath: String)
     {
-        try TemporaryDirectory.with { directory in
-            try directory.makeDirectory("app/src/main/java/com/example/net")
-            let buildPath = try directory.write("app/" + buildFile, text: build)
-            let path = try directory.write("app/src/main/java/com/example/net/P.kt", text: Self.source)
-            let (policy, notes) = try OkHttpSourceReader.read(path, hosts: [], variant: variant)
-            return (policy, notes, buildPath)
-        }
+        try readWithBuildScript(buildFile, build, variant: variant)
     }
 
     func refusal(_ buildFile: String, _ build: String, variant: String? = nil) throws -> String {

@@ -49,7 +49,7 @@ struct GradleBuildConfig {
         if let line = UntrustedText.nulByteLine(in: bytes) {
             throw ConfigurationError(file: path, line: line, message: UntrustedText.nulByteReason)
         }
-        let tokens = GradleTokens(bytes)
+        let tokens = try GradleTokens(bytes, path: path)
         var blocks: [String] = []
         var opened: [Bool] = []
         var index = 0

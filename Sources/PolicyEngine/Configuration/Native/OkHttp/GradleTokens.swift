@@ -1,7 +1,9 @@
 /// A Gradle build script (Groovy `build.gradle` or Kotlin `build.gradle.kts`) as far as finding its
-/// `buildConfigField` calls and the blocks around them needs: words, strings, braces, parentheses and commas;
-/// comments skipped. A string's value is its text with Groovy's and Kotlin's escapes read; one with a template
-/// (`"$x"`) has none.
+/// `buildConfigField` calls and the blocks around them needs: words, strings, braces, parentheses and commas. A view
+/// of the tokens of `OkHttpSourceLexer`, the one lexer of the Kotlin family (#32: this file had a lexer of its own,
+/// which ended a Kotlin comment at the first `*/` and a string at the first `"` inside `${…}`, and so read a field the
+/// compiler never sees). A string's value is its text with the language's escapes read; one with a template (`"$x"`)
+/// has none. What the lexer refuses (an unterminated comment or string, a Groovy `/` it cannot place) is refused here.
 struct GradleTokens {
     enum Kind: Equatable {
         case word(String)
@@ -18,91 +20,34 @@ struct GradleTokens {
     struct Token {
         let kind: Kind
         let line: Int
+        /// The line the token ends on: a Groovy call without parentheses ends its last argument at the line's end.
+        let endLine: Int
     }
 
-    private(set) var items: [Token] = []
+    let items: [Token]
 
-    init(_ bytes: [UInt8]) {
-        var index = 0
-        var line = 1
-        func at(_ offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
-        while let byte = at(index) {
-            let start = line
-            switch byte {
-            case UInt8(ascii: "\n"):
-                line += 1
-                index += 1
-            case UInt8(ascii: "/") where at(index + 1) == UInt8(ascii: "/"):
-                while let next = at(index), next != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where at(index + 1) == UInt8(ascii: "*"):
-                index += 2
-                while index < bytes.count, !(at(index) == UInt8(ascii: "*") && at(index + 1) == UInt8(ascii: "/")) {
-                    if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-                    index += 1
-                }
-                index += 2
-            case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                let (value, end, lines) = Self.string(bytes, at: index, quote: byte)
-                items.append(Token(kind: .string(value), line: start))
-                line += lines
-                index = end
-            case UInt8(ascii: "{"): items.append(Token(kind: .open, line: start)); index += 1
-            case UInt8(ascii: "}"): items.append(Token(kind: .close, line: start)); index += 1
-            case UInt8(ascii: "("): items.append(Token(kind: .openParenthesis, line: start)); index += 1
-            case UInt8(ascii: ")"): items.append(Token(kind: .closeParenthesis, line: start)); index += 1
-            case UInt8(ascii: ","): items.append(Token(kind: .comma, line: start)); index += 1
-            case _ where Self.isWordByte(byte):
-                var end = index
-                while let next = at(end), Self.isWordByte(next) { end += 1 }
-                items.append(Token(kind: .word(String(decoding: bytes[index..<end], as: UTF8.self)), line: start))
-                index = end
-            default:
-                if byte > 0x20 { items.append(Token(kind: .other, line: start)) }
-                index += 1
+    /// The tokens of the build script at `path`: Kotlin's rules for `.kts`, Groovy's for any other name.
+    init(_ bytes: [UInt8], path: String) throws(ConfigurationError) {
+        let dialect: SourceDialect = path.lowercased().hasSuffix(".kts") ? .kotlin : .groovy
+        items = try OkHttpSourceLexer.tokens(bytes, path: path, dialect: dialect).map { token in
+            let breaks = bytes[token.range].indices.count { offset in
+                bytes[offset] == 0x0A || bytes[offset] == 0x0D && offset + 1 < bytes.count && bytes[offset + 1] != 0x0A
             }
+            return Token(kind: Self.kind(of: token.kind), line: token.line, endLine: token.line + breaks)
         }
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte >= 0x80
-    }
-
-    /// A quoted string at `start` (`"…"`, `'…'`, or tripled): its value, the index after it, the line breaks inside.
-    /// Groovy's single-quoted strings have no templates; its double-quoted ones, like Kotlin's, do.
-    private static func string(_ bytes: [UInt8], at start: Int, quote: UInt8) -> (String?, Int, Int) {
-        let triple = start + 2 < bytes.count && bytes[start + 1] == quote && bytes[start + 2] == quote
-        var index = start + (triple ? 3 : 1)
-        var value: [UInt8] = []
-        var templated = false
-        var lines = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == quote, !triple || (index + 2 < bytes.count && bytes[index + 1] == quote
-                                          && bytes[index + 2] == quote) {
-                return (templated ? nil : String(decoding: value, as: UTF8.self), index + (triple ? 3 : 1), lines)
-            }
-            if byte == UInt8(ascii: "\n") {
-                lines += 1
-                // A one-line string never spans lines: it ends here, unclosed, and has no value.
-                if !triple { return (nil, index, lines - 1) }
-            }
-            if byte == UInt8(ascii: "\\"), !triple, index + 1 < bytes.count {
-                let next = bytes[index + 1]
-                switch next {
-                case UInt8(ascii: "n"): value.append(0x0A)
-                case UInt8(ascii: "t"): value.append(0x09)
-                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "$"): value.append(next)
-                default: templated = true   // \uXXXX and others: not read, so no value is claimed
-                }
-                index += 2
-                continue
-            }
-            if byte == UInt8(ascii: "$"), quote == UInt8(ascii: "\"") { templated = true }
-            value.append(byte)
-            index += 1
+    private static func kind(of kind: OkHttpSourceToken.Kind) -> Kind {
+        switch kind {
+        case .identifier(let name): return .word(name)
+        case .string(let value, let dynamic): return .string(dynamic == nil ? value : nil)
+        case .punctuation(UInt8(ascii: "{")): return .open
+        case .punctuation(UInt8(ascii: "}")): return .close
+        case .punctuation(UInt8(ascii: "(")): return .openParenthesis
+        case .punctuation(UInt8(ascii: ")")): return .closeParenthesis
+        case .punctuation(UInt8(ascii: ",")): return .comma
+        case .punctuation, .other: return .other
         }
-        return (nil, index, lines)
     }
 
     /// The name of the block whose `{` is at `open`: `name {`, or the string of `create("x") {`, `getByName("x") {`,
@@ -118,14 +63,15 @@ struct GradleTokens {
     }
 
     /// `("TYPE", "NAME", "VALUE")` or Groovy's `"TYPE", "NAME", "VALUE"` after `buildConfigField` at `index`: the three
-    /// strings (each nil when a template or an expression makes it unknown) and the index after them.
+    /// strings (each nil when a template or an expression makes it unknown) and the index after them. A string is an
+    /// argument's value only when the argument ends with it: `"\"x\"" + suffix` is an expression.
     func fieldArguments(after index: Int) -> (type: String?, name: String?, value: String?, next: Int) {
         var next = index + 1
         let parenthesized = next < items.count && items[next].kind == .openParenthesis
         if parenthesized { next += 1 }
         var arguments: [String?] = []
         while arguments.count < 3, next < items.count {
-            if case .string(let value) = items[next].kind {
+            if case .string(let value) = items[next].kind, endsArgument(after: next, parenthesized: parenthesized) {
                 arguments.append(value)
                 next += 1
             } else {
@@ -139,5 +85,18 @@ struct GradleTokens {
         }
         while arguments.count < 3 { arguments.append(nil) }
         return (arguments[0], arguments[1], arguments[2], next)
+    }
+
+    /// Whether the argument ends after the token at `index`: at a comma, the call's `)`, or (Groovy's call without
+    /// parentheses) the end of the line, a `}`, or the file's end.
+    private func endsArgument(after index: Int, parenthesized: Bool) -> Bool {
+        guard index + 1 < items.count else { return true }
+        let following = items[index + 1]
+        switch following.kind {
+        case .comma: return true
+        case .closeParenthesis: return parenthesized
+        case .close: return !parenthesized
+        default: return !parenthesized && following.line > items[index].endLine
+        }
     }
 }

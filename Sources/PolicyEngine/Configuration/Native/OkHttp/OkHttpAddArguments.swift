@@ -101,7 +101,7 @@ struct OkHttpAddArguments {
             if range.count == 1, case .string(let value, nil) = token.kind {
                 return Literal(value: value, line: token.line, column: token.column)
             }
-            guard let resolved = constants.value(of: range) else {
+            guard let resolved = try constants.value(of: range) else {
                 throw unresolved(range, role: role, written: written)
             }
             return Literal(value: resolved.text, line: token.line, column: token.column, constants: resolved.sources)

@@ -9,16 +9,12 @@
 /// leaves it unresolved, and reading stops there rather than guess which value the app uses. `Owner.NAME` is
 /// followed when `Owner` is an object, class or interface of this file; `BuildConfig.NAME` is read from the module's
 /// build file (`GradleBuildConfig`); a value the user defines (`defines:`, `--define`) comes before either.
+///
+/// Each constant is resolved once and its value kept (`OkHttpConstantValues`): `B = A + A`, `C = B + B`, … doubles
+/// the work per line when every use resolves again (#32: 608 bytes took 38 s and 1.2 GB). A value longer than any
+/// host or pin, constants nested deeper than any real file, or more work than any real file takes is refused, naming
+/// the constant and its line: never dropped, never cut short.
 struct OkHttpConstants {
-    /// One declaration: the tokens of its value and where the name is declared.
-    private struct Declaration {
-        let value: Range<Int>
-        let line: Int
-        let reassignable: Bool
-        /// An array or list of strings (`arrayOf(…)`, `listOf(…)`, Java's `String[] NAME = {…}`), spread into `add`.
-        var isArray = false
-    }
-
     /// A resolved value, and the constants it came from (`PIN_A (line 3)`), for the reader's notes.
     struct Value {
         let text: String
@@ -26,6 +22,8 @@ struct OkHttpConstants {
     }
 
     private let tokens: [OkHttpSourceToken]
+    /// The source file, for refusals.
+    private let path: String
     /// The module's build file, for `BuildConfig.NAME`; nil when the file names no BuildConfig or none was found.
     private let buildConfig: GradleBuildConfig?
     /// The build type or flavour whose BuildConfig values are read; nil: every variant must agree.
@@ -33,72 +31,61 @@ struct OkHttpConstants {
     /// Values the user gives for names (`--define`, `defines:`): `PIN` or `BuildConfig.PIN` as the source writes it.
     /// They come first: they say what the app holds where the file does not, or differently.
     private let defines: [String: String]
-    private var declarations: [String: [Declaration]] = [:]
-    /// Objects, classes and interfaces this file declares: owners whose constants are in it.
-    private var owners: Set<String> = []
+    private let declared: OkHttpConstantDeclarations
     /// How deep constants may refer to constants: far beyond any real file, and no cycle loops.
     private static let maximumDepth = 16
+    private let resolved = OkHttpConstantValues()
 
-    init(_ tokens: [OkHttpSourceToken], buildConfig: GradleBuildConfig? = nil, variant: String? = nil,
+    init(_ tokens: [OkHttpSourceToken], path: String, buildConfig: GradleBuildConfig? = nil, variant: String? = nil,
          defines: [String: String] = [:]) {
         self.tokens = tokens
+        self.path = path
         self.buildConfig = buildConfig
         self.variant = variant
         self.defines = defines
-        for index in tokens.indices {
-            guard let word = tokens[index].identifier else { continue }
-            switch word {
-            case "object", "class", "interface":
-                if let name = tokens[safe: index + 1]?.identifier { owners.insert(name) }
-            case "val", "var":
-                declareKotlin(at: index, reassignable: word == "var")
-            case "String":
-                declareJava(at: index)
-            default:
-                break
-            }
-        }
-        for binding in OkHttpParameterNames.find(in: tokens) {
-            declare(binding.name, value: 0..<0, line: binding.line, reassignable: true)
-        }
+        declared = OkHttpConstantDeclarations(tokens)
     }
 
     /// The value of the argument `range` (`NAME`, `Owner.NAME`, `"…" + NAME`), or nil when a part of it is not a
-    /// literal or a constant declared once in this file.
-    func value(of range: Range<Int>) -> Value? {
+    /// literal or a constant declared once in this file. Throws when a bound is passed (`OkHttpConstantValues`).
+    func value(of range: Range<Int>) throws(ConfigurationError) -> Value? {
         var visiting: Set<String> = []
-        return evaluate(range, depth: 0, visiting: &visiting)
+        return try evaluate(range, depth: 0, visiting: &visiting, owner: nil)
     }
 
-    private func evaluate(_ range: Range<Int>, depth: Int, visiting: inout Set<String>) -> Value? {
-        guard depth <= Self.maximumDepth, !range.isEmpty else { return nil }
-        var text = ""
-        var sources: [String] = []
+    /// `owner`: the constant whose value `range` is, nil for an argument; refusals name it.
+    private func evaluate(_ range: Range<Int>, depth: Int, visiting: inout Set<String>,
+                          owner: (name: String, line: Int)?) throws(ConfigurationError) -> Value?
+    {
+        guard !range.isEmpty else { return nil }
+        var text = OkHttpConstantValues.Builder(resolved, owner: (owner?.name,
+                                                                  owner?.line ?? tokens[range.lowerBound].line, path))
         var index = range.lowerBound
         while index < range.upperBound {
             if case .string(let value, let dynamic) = tokens[index].kind {
                 if dynamic == nil {
-                    text += value
+                    try text.append(value)
                 } else {
                     // A template names a constant (`"sha256/$HASH"`): its value goes where the template stood.
                     let templates = tokens[index].templates
                     guard !templates.isEmpty else { return nil }
-                    var bytes = Array(value.utf8)
-                    for template in templates.reversed() {
+                    let bytes = Array(value.utf8)
+                    var from = 0
+                    for template in templates {
                         guard let name = template.name,
-                              let inner = constant(name.split(separator: ".").map(String.init), depth: depth,
-                                                   visiting: &visiting)
+                              let inner = try constant(name.split(separator: ".").map(String.init), depth: depth,
+                                                       visiting: &visiting)
                         else { return nil }
-                        bytes.insert(contentsOf: Array(inner.text.utf8), at: template.offset)
-                        sources += inner.sources
+                        try text.append(String(decoding: bytes[from..<template.offset], as: UTF8.self))
+                        try text.append(inner)
+                        from = template.offset
                     }
-                    text += String(decoding: bytes, as: UTF8.self)
+                    try text.append(String(decoding: bytes[from...], as: UTF8.self))
                 }
                 index += 1
             } else if let (names, end) = reference(at: index, before: range.upperBound) {
-                guard let inner = constant(names, depth: depth, visiting: &visiting) else { return nil }
-                text += inner.text
-                sources += inner.sources
+                guard let inner = try constant(names, depth: depth, visiting: &visiting) else { return nil }
+                try text.append(inner)
                 index = end
             } else {
                 return nil
@@ -108,12 +95,14 @@ struct OkHttpConstants {
             index += 1
             guard index < range.upperBound else { return nil }
         }
-        return Value(text: text, sources: sources)
+        return text.value
     }
 
     /// The value of the constant `names` (`NAME`, `Owner.NAME`, `Owner.Companion.NAME`): declared once in this file,
     /// never reassigned, its owner (if named) declared here too.
-    private func constant(_ names: [String], depth: Int, visiting: inout Set<String>) -> Value? {
+    private func constant(_ names: [String], depth: Int, visiting: inout Set<String>) throws(ConfigurationError)
+        -> Value?
+    {
         guard let name = names.last else { return nil }
         for written in [names.joined(separator: "."), names.suffix(2).joined(separator: ".")] {
             if let value = defines[written] { return Value(text: value, sources: ["\(written) (defined)"]) }
@@ -124,29 +113,43 @@ struct OkHttpConstants {
             }
             return Value(text: field.value, sources: ["BuildConfig.\(name) (\(buildConfig.path):\(field.line))"])
         }
-        let qualifiers = names.dropLast()
-        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
-              qualifiers.first.map(owners.contains) ?? true,
-              let declared = declarations[name], declared.count == 1, !declared[0].reassignable,
-              !declared[0].isArray, !visiting.contains(name)
-        else { return nil }
+        guard let declaration = declaration(of: names), !declaration.isArray else { return nil }
+        // Once resolved, a constant's value is kept: every later use costs its length, not its resolution again.
+        // A name left unresolved by a cycle is kept unresolved too: every constant on a cycle needs its own value.
+        if let known = resolved.values[name] { return known }
+        guard !visiting.contains(name) else { return nil }
+        let line = declaration.line
+        guard depth <= Self.maximumDepth else {
+            throw ConfigurationError(file: path, line: line, message: "the constant "
+                + "\(OkHttpConstantValues.shown(name)) is reached through a chain of more than \(Self.maximumDepth) "
+                + "constants, each made of the next: pinctl follows no longer chains")
+        }
         visiting.insert(name)
         defer { visiting.remove(name) }
-        guard let inner = evaluate(declared[0].value, depth: depth + 1, visiting: &visiting) else { return nil }
-        return Value(text: inner.text, sources: ["\(name) (line \(declared[0].line))"] + inner.sources)
+        let value = try evaluate(declaration.value, depth: depth + 1, visiting: &visiting, owner: (name, line))
+            .map { Value(text: $0.text, sources: ["\(name) (line \(line))"] + $0.sources) }
+        resolved.values.updateValue(value, forKey: name)
+        return value
     }
 
     /// The value of the array constant `range` names (`PINS`, `Owner.PINS`): the tokens of `arrayOf(…)`, `listOf(…)`
     /// or Java's `{…}` / `new String[] {…}`, and where it is declared; nil when `range` is not exactly such a name.
     func array(named range: Range<Int>) -> (value: Range<Int>, source: String)? {
         guard !range.isEmpty, let (names, end) = reference(at: range.lowerBound, before: range.upperBound),
-              end == range.upperBound, let name = names.last else { return nil }
-        let qualifiers = names.dropLast()
-        guard qualifiers.allSatisfy({ owners.contains($0) || $0 == "Companion" }),
-              qualifiers.first.map(owners.contains) ?? true,
-              let declared = declarations[name], declared.count == 1, !declared[0].reassignable, declared[0].isArray
+              end == range.upperBound, let name = names.last,
+              let declaration = declaration(of: names), declaration.isArray
         else { return nil }
-        return (declared[0].value, "\(name) (line \(declared[0].line))")
+        return (declaration.value, "\(name) (line \(declaration.line))")
+    }
+
+    /// The one declaration of the name `names` ends with, never reassigned, its owner (if named) declared here too.
+    private func declaration(of names: [String]) -> OkHttpConstantDeclarations.Declaration? {
+        let qualifiers = names.dropLast()
+        guard let name = names.last, qualifiers.allSatisfy({ declared.owners.contains($0) || $0 == "Companion" }),
+              qualifiers.first.map(declared.owners.contains) ?? true,
+              let all = declared.byName[name], all.count == 1, !all[0].reassignable
+        else { return nil }
+        return all[0]
     }
 
     /// Why the first `BuildConfig.NAME` in `range` has no value, for the reader's message; nil when none is named.
@@ -172,122 +175,5 @@ struct OkHttpConstants {
             next += 2
         }
         return (names, next)
-    }
-
-    /// `val NAME [: String] = VALUE`, `const` or not; `var` is recorded as reassignable. `val NAME [: Array<String>]
-    /// = arrayOf(…)` and `listOf(…)` are arrays.
-    private mutating func declareKotlin(at index: Int, reassignable: Bool) {
-        guard let name = tokens[safe: index + 1]?.identifier else { return }
-        var equals = index + 2
-        if tokens[safe: equals]?.isPunctuation(":") == true {
-            if tokens[safe: equals + 1]?.identifier == "String" {
-                equals += 2
-            } else if ["Array", "List"].contains(tokens[safe: equals + 1]?.identifier ?? ""),
-                      tokens[safe: equals + 2]?.isPunctuation("<") == true,
-                      tokens[safe: equals + 3]?.identifier == "String",
-                      tokens[safe: equals + 4]?.isPunctuation(">") == true {
-                equals += 5
-            } else {
-                return
-            }
-        }
-        guard tokens[safe: equals]?.isPunctuation("=") == true, tokens[safe: equals + 1]?.isPunctuation("=") != true
-        else { return }
-        let line = tokens[index].line
-        if let value = arrayValue(from: equals + 1) {
-            declare(name, value: value, line: line, reassignable: reassignable, isArray: true)
-        } else {
-            declare(name, value: expression(from: equals + 1, line: line), line: line, reassignable: reassignable)
-        }
-    }
-
-    /// `arrayOf(…)`, `arrayOf<String>(…)`, `listOf(…)`, `new String[] {…}` or `{…}` from `start`: its tokens.
-    private func arrayValue(from start: Int) -> Range<Int>? {
-        var open = start
-        switch tokens[safe: start]?.identifier {
-        case "arrayOf", "listOf":
-            open += 1
-            if tokens[safe: open]?.isPunctuation("<") == true { open += 3 }
-            guard tokens[safe: open]?.isPunctuation("(") == true else { return nil }
-        case "new":
-            open += 4
-            guard tokens[safe: start + 1]?.identifier == "String", tokens[safe: open]?.isPunctuation("{") == true else {
-                return nil
-            }
-        default:
-            guard tokens[safe: start]?.isPunctuation("{") == true else { return nil }
-        }
-        guard let close = OkHttpBuilderCalls.closing(open, in: tokens) else { return nil }
-        return start..<(close + 1)
-    }
-
-    /// `[modifiers] String NAME = VALUE;`: constant only with `final` among the modifiers before `String`. A
-    /// parameter `String NAME` (before `,` or `)`) holds no value the file knows.
-    private mutating func declareJava(at type: Int) {
-        // `String[] NAME = {…}` is an array of pins; a parameter `String[] NAME` holds none the file knows.
-        let isArray = tokens[safe: type + 1]?.isPunctuation("[") == true
-            && tokens[safe: type + 2]?.isPunctuation("]") == true
-        let at = isArray ? type + 3 : type + 1
-        guard let name = tokens[safe: at]?.identifier else { return }
-        let line = tokens[at].line
-        if tokens[safe: at + 1]?.isPunctuation(",") == true || tokens[safe: at + 1]?.isPunctuation(")") == true {
-            declare(name, value: at..<at, line: line, reassignable: true)
-            return
-        }
-        guard tokens[safe: at + 1]?.isPunctuation("=") == true, tokens[safe: at + 2]?.isPunctuation("=") != true
-        else { return }
-        var modifier = type - 1
-        var final = false
-        while let word = tokens[safe: modifier]?.identifier,
-              ["final", "static", "private", "public", "protected"].contains(word) {
-            final = final || word == "final"
-            modifier -= 1
-        }
-        if !isArray {
-            declare(name, value: expression(from: at + 2, line: line), line: line, reassignable: !final)
-        } else if let value = arrayValue(from: at + 2) {
-            declare(name, value: value, line: line, reassignable: !final, isArray: true)
-        } else {
-            declare(name, value: at..<at, line: line, reassignable: true)
-        }
-    }
-
-    private mutating func declare(_ name: String, value: Range<Int>, line: Int, reassignable: Bool,
-                                  isArray: Bool = false) {
-        declarations[name, default: []].append(Declaration(value: value, line: line, reassignable: reassignable,
-                                                           isArray: isArray))
-    }
-
-    /// The tokens of a declaration's value from `start`: literals and dotted names joined by `+`, ending at `;`, at a
-    /// token on a later line than the last one that needs a continuation, or at anything else (whose value is then
-    /// not a constant: evaluation fails on the token that stopped it).
-    private func expression(from start: Int, line: Int) -> Range<Int> {
-        var index = start
-        var expectingOperand = true
-        while let token = tokens[safe: index] {
-            if expectingOperand {
-                if case .string = token.kind {
-                    index += 1
-                } else if token.identifier != nil {
-                    index += 1
-                    while tokens[safe: index]?.isPunctuation(".") == true, tokens[safe: index + 1]?.identifier != nil {
-                        index += 2
-                    }
-                } else {
-                    // Not a constant's value (a call, a number): kept, so that evaluating it fails.
-                    return start..<(index + 1)
-                }
-                expectingOperand = false
-            } else if token.isPunctuation("+") {
-                index += 1
-                expectingOperand = true
-            } else if token.isPunctuation("(") || token.isPunctuation("[") {
-                // A call or an index: the value is computed.
-                return start..<(index + 1)
-            } else {
-                break
-            }
-        }
-        return start..<index
     }
 }

@@ -1,16 +1,21 @@
-/// Splits Kotlin or Java source into tokens, so that comments and the insides of strings are never mistaken for
-/// code: `// .add("a", "b")` and `"/* not a comment */"` are what they look like to the compiler.
+/// Splits Kotlin, Java or Groovy text into tokens, so that comments and the insides of strings are never mistaken for
+/// code: `// .add("a", "b")` and `"/* not a comment */"` are what they look like to the compiler. It is the one lexer
+/// of the Kotlin family in pinctl: the sources `add(…)` is read from and the Gradle build scripts `BuildConfig` values
+/// are read from (`GradleTokens`) are both split here (#32: two lexers disagreed, and the build file's disagreed with
+/// the compiler).
 ///
 /// It reads what the compilers read, to the depth pinctl needs: `//` and `/* */` comments (nested in Kotlin), string
-/// literals with their escapes, Kotlin raw strings and templates, Java text blocks, character literals. A file the
-/// compiler would refuse for one of these (an unterminated string or comment, an unknown escape) is refused here, at
-/// its line. Java source is lexed after its Unicode escapes are translated (`JavaUnicodeEscapes`, JLS §3.3), with
-/// lines and columns still those of the file as written; Kotlin has no such step and is lexed as written.
+/// literals with their escapes, Kotlin raw strings and templates, Java text blocks, character literals, Groovy's
+/// GStrings, slashy and dollar-slashy strings. A file the compiler would refuse for one of these (an unterminated
+/// string or comment, an unknown escape) is refused here, at its line, and so is one whose reading pinctl cannot be
+/// sure of (a Groovy `/` that may be a division or a string). Java source is lexed after its Unicode escapes are
+/// translated (`JavaUnicodeEscapes`, JLS §3.3), with lines and columns still those of the file as written; Kotlin has
+/// no such step and is lexed as written.
 struct OkHttpSourceLexer {
-    // Not private: the string literals are read in OkHttpSourceStrings.swift.
+    // Not private: strings and escapes are read in OkHttpSourceStrings.swift and beside it.
     let bytes: [UInt8]
     let path: String
-    let language: OkHttpSourceLanguage
+    let dialect: SourceDialect
     var index = 0
     var line = 1
     var lineStart = 0
@@ -19,6 +24,8 @@ struct OkHttpSourceLexer {
     var templateDepth = 0
     /// The templates of the string literal read last, for its token.
     var stringTemplates: [OkHttpSourceToken.Template] = []
+    /// The token read last, wherever it was (a template's too): whether a Groovy `/` divides or begins a string.
+    var previous: OkHttpSourceToken?
     /// Java's translation when the file has escapes: `bytes` are then the translated ones, places are in the original.
     private var escapes: JavaUnicodeEscapes?
 
@@ -27,15 +34,25 @@ struct OkHttpSourceLexer {
     static func tokens(_ bytes: [UInt8], path: String, language: OkHttpSourceLanguage,
                        escapes: JavaUnicodeEscapes? = nil) throws(ConfigurationError) -> [OkHttpSourceToken]
     {
-        var lexer = OkHttpSourceLexer(bytes: escapes?.bytes ?? bytes, path: path, language: language)
+        var lexer = OkHttpSourceLexer(bytes: escapes?.bytes ?? bytes, path: path, dialect: SourceDialect(language))
         lexer.escapes = escapes
         return try lexer.all()
     }
 
-    private init(bytes: [UInt8], path: String, language: OkHttpSourceLanguage) {
+    /// The tokens of a build script or any other text of `dialect`, whose Unicode escapes (if the language has any)
+    /// are not translated.
+    static func tokens(_ bytes: [UInt8], path: String, dialect: SourceDialect) throws(ConfigurationError)
+        -> [OkHttpSourceToken]
+    {
+        if dialect == .groovy { try refuseGroovyUnicodeEscapes(bytes, path: path) }
+        var lexer = OkHttpSourceLexer(bytes: bytes, path: path, dialect: dialect)
+        return try lexer.all()
+    }
+
+    private init(bytes: [UInt8], path: String, dialect: SourceDialect) {
         self.bytes = bytes
         self.path = path
-        self.language = language
+        self.dialect = dialect
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {  // A UTF-8 byte order mark, not a column.
             index = 3
             lineStart = 3
@@ -71,13 +88,25 @@ struct OkHttpSourceLexer {
 
     private mutating func all() throws(ConfigurationError) -> [OkHttpSourceToken] {
         var tokens: [OkHttpSourceToken] = []
+        while let token = try nextToken() { tokens.append(token) }
+        return tokens
+    }
+
+    /// The next token, nil at the end of the file; blanks and comments are passed over. A template `${…}` reads the
+    /// tokens of its expression with it.
+    mutating func nextToken() throws(ConfigurationError) -> OkHttpSourceToken? {
         while let current = byte(at: index) {
             let start = here()
             let next = byte(at: index + 1)
             let kind: OkHttpSourceToken.Kind
+            stringTemplates = []
             switch current {
             case 0x20, 0x09, 0x0C, 0x0A, 0x0D:
                 advance()
+                continue
+            case UInt8(ascii: "\\") where dialect == .groovy && (next == 0x0A || next == 0x0D):
+                // Groovy's line escape: the line break is a blank, and the statement goes on.
+                index += 1
                 continue
             case UInt8(ascii: "/") where next == UInt8(ascii: "/"):
                 skipLineComment()
@@ -85,15 +114,20 @@ struct OkHttpSourceLexer {
             case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
                 try skipBlockComment()
                 continue
+            case UInt8(ascii: "/") where dialect == .groovy:
+                kind = try slashOrSlashyString()
+            case UInt8(ascii: "$") where dialect == .groovy && next == UInt8(ascii: "/"):
+                kind = try dollarSlashyString()
             case UInt8(ascii: "\""):
-                stringTemplates = []
+                kind = try string()
+            case UInt8(ascii: "'") where dialect == .groovy:
                 kind = try string()
             case UInt8(ascii: "'"):
                 try skipCharacter()
                 kind = .other
-            case UInt8(ascii: "`") where language == .kotlin:
+            case UInt8(ascii: "`") where dialect == .kotlin:
                 kind = .identifier(try backtickName())
-            case _ where Self.startsName(current):
+            case _ where Self.startsName(current) || namesHoldDollars && current == UInt8(ascii: "$"):
                 kind = .identifier(name())
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 while let digit = byte(at: index),
@@ -108,9 +142,10 @@ struct OkHttpSourceLexer {
             var token = OkHttpSourceToken(kind: kind, range: start.offset..<index, line: start.line,
                                           column: start.column)
             if case .string = kind { token.templates = stringTemplates }
-            tokens.append(token)
+            previous = token
+            return token
         }
-        return tokens
+        return nil
     }
 
     /// Moves past one byte, counting lines (LF, CR LF or a lone CR ends one).
@@ -129,7 +164,7 @@ struct OkHttpSourceLexer {
         while !atLineEnd { index += 1 }
     }
 
-    /// `/* … */`; in Kotlin they nest (`/* a /* b */ c */` is one comment), in Java the first `*/` closes.
+    /// `/* … */`; in Kotlin they nest (`/* a /* b */ c */` is one comment), in Java and Groovy the first `*/` closes.
     mutating func skipBlockComment() throws(ConfigurationError) {
         let start = here()
         index += 2
@@ -137,12 +172,12 @@ struct OkHttpSourceLexer {
         while depth > 0 {
             guard let current = byte(at: index) else {
                 throw error(start, "unterminated comment: the /* opened here is never closed, so the "
-                    + "\(language.name) compiler refuses the file")
+                    + "\(dialect.name) compiler refuses the file")
             }
             if current == UInt8(ascii: "*"), byte(at: index + 1) == UInt8(ascii: "/") {
                 depth -= 1
                 index += 2
-            } else if language == .kotlin, current == UInt8(ascii: "/"), byte(at: index + 1) == UInt8(ascii: "*") {
+            } else if dialect == .kotlin, current == UInt8(ascii: "/"), byte(at: index + 1) == UInt8(ascii: "*") {
                 depth += 1
                 index += 2
             } else {
@@ -151,18 +186,24 @@ struct OkHttpSourceLexer {
         }
     }
 
+    /// A letter, `_` or any non-ASCII byte: what begins a name in every language of the family and in a template.
     static func startsName(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: "$") || byte >= 0x80
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
     private static func continuesName(_ byte: UInt8) -> Bool { startsName(byte) || isDigit(byte) }
 
     private static func isDigit(_ byte: UInt8?) -> Bool { byte.map { (0x30...0x39).contains($0) } ?? false }
 
-    mutating func name() -> String {
+    /// Java's and Groovy's names may hold `$`; Kotlin's may not, and no template's name does (`"$A$B"` is two).
+    var namesHoldDollars: Bool { dialect != .kotlin }
+
+    mutating func name(inTemplate: Bool = false) -> String {
         let start = index
-        while let current = byte(at: index), Self.continuesName(current) { index += 1 }
+        let dollars = namesHoldDollars && !inTemplate
+        while let current = byte(at: index), Self.continuesName(current) || dollars && current == UInt8(ascii: "$") {
+            index += 1
+        }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 

@@ -70,7 +70,8 @@ public enum OkHttpSourceReader {
         // BuildConfig's values are in the module's build file: read only when the source names BuildConfig.
         let buildConfig = tokens.contains { $0.identifier == "BuildConfig" }
             ? try GradleBuildConfig.nearest(to: path) : nil
-        let constants = OkHttpConstants(tokens, buildConfig: buildConfig, variant: variant, defines: defines)
+        let constants = OkHttpConstants(tokens, path: path, buildConfig: buildConfig, variant: variant,
+                                        defines: defines)
         var additions: [Addition] = []
         var notes = found.notes
         for call in found.calls {

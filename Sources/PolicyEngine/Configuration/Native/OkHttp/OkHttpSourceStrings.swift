@@ -1,68 +1,145 @@
-/// String literals, as the Kotlin and Java compilers read them: their value once escapes are read, and whether that
-/// value is known from the file alone (a template's is not).
+/// String literals, as the Kotlin, Java and Groovy compilers read them: their value once escapes are read, and whether
+/// that value is known from the file alone (a template's is not).
 extension OkHttpSourceLexer {
-    /// Any string literal: `"…"`, Kotlin's raw `"""…"""` or Java's text block.
+    /// How one kind of string literal is written: what ends it, which escapes and templates it has.
+    struct StringForm {
+        enum Closing {
+            /// One quote.
+            case quote(UInt8)
+            /// Kotlin's raw string: three quotes, any more before them belong to the string (`""""a""""` is `"a"`).
+            case kotlinTriple
+            /// Groovy's `'''` and `"""`: up to two more quotes before the closing three belong to the string; from six
+            /// on, the first three close it (GroovyLexer.g4, TdqStringCharacter).
+            case groovyTriple(UInt8)
+            /// Groovy's slashy string `/…/`.
+            case slash
+            /// Groovy's dollar-slashy string `$/…/$`.
+            case slashDollar
+        }
+
+        enum Escapes {
+            /// The language's backslash escapes.
+            case backslash
+            /// None (Kotlin's raw string).
+            case none
+            /// Only `\/` (Groovy's slashy string, whose other backslashes are characters).
+            case slash
+            /// `$/` and `$$` (Groovy's dollar-slashy string).
+            case dollar
+        }
+
+        enum Templates {
+            case none
+            /// `$name`, `${…}`; a `$` before anything else is a character.
+            case lenient
+            /// As `lenient`, but a `$` before anything else is refused: Groovy's `"…"` and `"""…"""`.
+            case strict
+        }
+
+        let opening: Int
+        let closing: Closing
+        let multiline: Bool
+        let escapes: Escapes
+        let templates: Templates
+        /// For messages: "string literal", "raw string", ….
+        let name: String
+    }
+
+    /// Any string literal that starts with a quote: `"…"`, Kotlin's raw `"""…"""`, Java's text block, Groovy's `'…'`,
+    /// `'''…'''`, `"…"` and `"""…"""`.
     mutating func string() throws(ConfigurationError) -> OkHttpSourceToken.Kind {
         let start = here()
-        guard byte(at: index + 1) == UInt8(ascii: "\""), byte(at: index + 2) == UInt8(ascii: "\"") else {
-            return try quotedString(start)
+        let quote = bytes[index]
+        let tripled = byte(at: index + 1) == quote && byte(at: index + 2) == quote
+        let form: StringForm
+        switch (dialect, tripled) {
+        case (.java, true):
+            return try textBlock(start)
+        case (.kotlin, true):
+            form = StringForm(opening: 3, closing: .kotlinTriple, multiline: true, escapes: .none,
+                              templates: .lenient, name: "raw string")
+        case (.groovy, true):
+            form = StringForm(opening: 3, closing: .groovyTriple(quote), multiline: true, escapes: .backslash,
+                              templates: quote == UInt8(ascii: "\"") ? .strict : .none, name: "triple-quoted string")
+        case (.groovy, false):
+            form = StringForm(opening: 1, closing: .quote(quote), multiline: false, escapes: .backslash,
+                              templates: quote == UInt8(ascii: "\"") ? .strict : .none, name: "string literal")
+        case (.kotlin, false), (.java, false):
+            form = StringForm(opening: 1, closing: .quote(quote), multiline: false, escapes: .backslash,
+                              templates: dialect == .kotlin ? .lenient : .none, name: "string literal")
         }
-        return language == .kotlin ? try rawString(start) : try textBlock(start)
+        return try literal(start, form)
     }
 
-    private mutating func quotedString(_ start: Place) throws(ConfigurationError) -> OkHttpSourceToken.Kind {
-        index += 1
+    /// The string literal of `form` at `start`: its value, and why it is not known when a template makes it depend on
+    /// the program.
+    mutating func literal(_ start: Place, _ form: StringForm) throws(ConfigurationError) -> OkHttpSourceToken.Kind {
+        index += form.opening
         var value: [UInt8] = []
         var dynamic: String?
         var templates: [OkHttpSourceToken.Template] = []
         while true {
-            guard !atLineEnd else {
-                throw error(start, "unterminated string literal: the \" opened here is not closed on its line")
+            guard let current = byte(at: index), form.multiline || !atLineEnd else {
+                let opened = String(decoding: bytes[start.offset..<(start.offset + form.opening)], as: UTF8.self)
+                throw error(start, "unterminated \(form.name): the \(opened) opened here is "
+                    + (form.multiline ? "never closed" : "not closed on its line"))
             }
-            let current = bytes[index]
-            if current == UInt8(ascii: "\"") {
-                index += 1
+            if let (kept, length) = closing(form.closing) {
+                value += bytes[index..<(index + kept)]
+                index += length
                 stringTemplates = templates
                 return .string(value: String(decoding: value, as: UTF8.self), dynamic: dynamic)
-            } else if current == UInt8(ascii: "\\") {
+            }
+            let next = byte(at: index + 1)
+            switch (current, form.escapes) {
+            case (UInt8(ascii: "\\"), .backslash):
                 try escape(into: &value)
-            } else if language == .kotlin, current == UInt8(ascii: "$"), let template = try template(start) {
-                templates.append(.init(offset: value.count, name: Self.templateName(template.text)))
-                dynamic = dynamic ?? "a string with the template \(template.shown)"
-            } else {
-                value.append(current)
-                index += 1
-            }
-        }
-    }
-
-    /// Kotlin's `"""…"""`: no escapes, templates still apply; quotes before the closing three belong to the string.
-    private mutating func rawString(_ start: Place) throws(ConfigurationError) -> OkHttpSourceToken.Kind {
-        index += 3
-        var value: [UInt8] = []
-        var dynamic: String?
-        var templates: [OkHttpSourceToken.Template] = []
-        while true {
-            guard let current = byte(at: index) else {
-                throw error(start, "unterminated raw string: the \"\"\" opened here is never closed")
-            }
-            if current == UInt8(ascii: "\"") {
-                var run = 0
-                while byte(at: index + run) == UInt8(ascii: "\"") { run += 1 }
-                if run >= 3 {
-                    value += Array(repeating: UInt8(ascii: "\""), count: run - 3)
-                    index += run
-                    stringTemplates = templates
-                    return .string(value: String(decoding: value, as: UTF8.self), dynamic: dynamic)
-                }
-            }
-            if current == UInt8(ascii: "$"), let template = try template(start) {
-                templates.append(.init(offset: value.count, name: Self.templateName(template.text)))
-                dynamic = dynamic ?? "a string with the template \(template.shown)"
                 continue
+            case (UInt8(ascii: "\\"), .slash) where next == UInt8(ascii: "/"),
+                 (UInt8(ascii: "$"), .dollar) where next == UInt8(ascii: "/") || next == UInt8(ascii: "$"):
+                value.append(next ?? 0)
+                index += 2
+                continue
+            default:
+                break
+            }
+            if current == UInt8(ascii: "$"), form.templates != .none {
+                if let template = try template(start) {
+                    templates.append(.init(offset: value.count, name: Self.templateName(template.text)))
+                    dynamic = dynamic ?? "a string with the template \(template.shown)"
+                    continue
+                }
+                if form.templates == .strict {
+                    throw error(here(), "a $ in a Groovy \(form.name) begins a template ($name or ${…}); "
+                        + "write \\$ for the character, or the Groovy compiler refuses the file")
+                }
             }
             value.append(current)
             advance()
+        }
+    }
+
+    /// At a possible end of a string: how many of the bytes here belong to the string, and how many end it; nil when
+    /// the string goes on.
+    private func closing(_ closing: StringForm.Closing) -> (kept: Int, length: Int)? {
+        func quotes(_ quote: UInt8) -> Int {
+            var count = 0
+            while byte(at: index + count) == quote { count += 1 }
+            return count
+        }
+        switch closing {
+        case .quote(let quote):
+            return byte(at: index) == quote ? (0, 1) : nil
+        case .kotlinTriple:
+            let run = quotes(UInt8(ascii: "\""))
+            return run >= 3 ? (run - 3, run) : nil
+        case .groovyTriple(let quote):
+            let run = quotes(quote)
+            return run < 3 ? nil : run <= 5 ? (run - 3, run) : (0, 3)
+        case .slash:
+            return byte(at: index) == UInt8(ascii: "/") ? (0, 1) : nil
+        case .slashDollar:
+            return byte(at: index) == UInt8(ascii: "/") && byte(at: index + 1) == UInt8(ascii: "$") ? (0, 2) : nil
         }
     }
 
@@ -90,63 +167,8 @@ extension OkHttpSourceLexer {
         }
     }
 
-    /// A backslash escape inside a string, its value appended as UTF-8; one the compiler does not know is refused.
-    private mutating func escape(into value: inout [UInt8]) throws(ConfigurationError) {
-        let start = here()
-        index += 1
-        guard let current = byte(at: index) else { throw error(start, "unterminated string literal") }
-        let simple: [UInt8: UInt8] = [UInt8(ascii: "t"): 0x09, UInt8(ascii: "b"): 0x08, UInt8(ascii: "n"): 0x0A,
-                                      UInt8(ascii: "r"): 0x0D, UInt8(ascii: "'"): 0x27, UInt8(ascii: "\""): 0x22,
-                                      UInt8(ascii: "\\"): 0x5C]
-        if let byte = simple[current] {
-            value.append(byte)
-            index += 1
-            return
-        }
-        switch (language, current) {
-        case (.kotlin, UInt8(ascii: "$")):
-            value.append(current)
-            index += 1
-        case (.java, UInt8(ascii: "f")), (.java, UInt8(ascii: "s")):
-            value.append(current == UInt8(ascii: "f") ? 0x0C : 0x20)
-            index += 1
-        case (.java, UInt8(ascii: "0")...UInt8(ascii: "7")):
-            // Octal: up to three digits when the first is 0-3 (at most \377), else two.
-            let limit = current <= UInt8(ascii: "3") ? 3 : 2
-            var scalar: UInt32 = 0
-            var digits = 0
-            while digits < limit, let digit = byte(at: index), (0x30...0x37).contains(digit) {
-                scalar = scalar * 8 + UInt32(digit - 0x30)
-                digits += 1
-                index += 1
-            }
-            append(scalar, to: &value)
-        case (.kotlin, UInt8(ascii: "u")):
-            // Kotlin's \u escape, one u and four hex digits. Java's were translated before lexing (JLS §3.3): a \u
-            // left in a Java string came from `\u005cu…` or `\\u`, which javac refuses or reads as a backslash.
-            index += 1
-            guard index + 4 <= bytes.count, let scalar = UInt32(String(decoding: bytes[index..<(index + 4)],
-                                                                      as: UTF8.self), radix: 16)
-            else { throw error(start, "a \\u escape needs four hexadecimal digits") }
-            index += 4
-            append(scalar, to: &value)
-        case (.java, 0x0A), (.java, 0x0D):
-            advance()  // A text block's line continuation.
-        default:
-            let shown = current < 0x80
-                ? "\\" + String(UnicodeScalar(current)) : "a backslash before a non-ASCII character"
-            throw error(start, "illegal escape \(shown): the \(language.name) compiler refuses it")
-        }
-    }
-
-    /// A UTF-16 code unit from an escape; a surrogate half stands alone here and becomes U+FFFD (no pattern or pin
-    /// holds one: OkHttp refuses both).
-    private func append(_ scalar: UInt32, to value: inout [UInt8]) {
-        value += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
-    }
-
-    /// A Kotlin template at a `$`: `$name` or `${expression}` (read through nested strings and braces); nil when the
-    /// `$` is a plain character.
+    /// A template at a `$`: `$name` or `${expression}` (its tokens read to the `}` that closes it, so strings, comments
+    /// and braces inside are what the compiler sees); nil when the `$` is no template here.
     private mutating func template(_ start: Place) throws(ConfigurationError) -> (text: String, shown: String)? {
         let first = index
         guard let next = byte(at: index + 1) else { return nil }
@@ -154,28 +176,24 @@ extension OkHttpSourceLexer {
             templateDepth += 1
             defer { templateDepth -= 1 }
             guard templateDepth <= 32 else { throw error(start, "string templates nested more than 32 deep") }
-            index += 2
-            var depth = 1
-            while depth > 0 {
-                guard let current = byte(at: index) else {
+            index += 1
+            var depth = 0
+            repeat {
+                guard let token = try nextToken() else {
                     throw error(start, "unterminated string template: the ${ in this string is never closed")
                 }
-                switch current {
-                case UInt8(ascii: "\""): _ = try string()
-                case UInt8(ascii: "'"): try skipCharacter()
-                case UInt8(ascii: "/") where byte(at: index + 1) == UInt8(ascii: "/"): skipLineComment()
-                case UInt8(ascii: "/") where byte(at: index + 1) == UInt8(ascii: "*"): try skipBlockComment()
-                case UInt8(ascii: "{"): depth += 1; index += 1
-                case UInt8(ascii: "}"): depth -= 1; index += 1
-                default: advance()
+                if token.isPunctuation("{") {
+                    depth += 1
+                } else if token.isPunctuation("}") {
+                    depth -= 1
                 }
-            }
-        } else if next == UInt8(ascii: "`") {
+            } while depth > 0
+        } else if next == UInt8(ascii: "`"), dialect == .kotlin {
             index += 1
             _ = try backtickName()
-        } else if Self.startsName(next), next != UInt8(ascii: "$") {
+        } else if Self.startsName(next) {
             index += 1
-            _ = name()
+            _ = name(inTemplate: true)
         } else {
             return nil
         }

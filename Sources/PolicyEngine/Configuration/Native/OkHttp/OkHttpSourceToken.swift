@@ -44,6 +44,27 @@ public enum OkHttpSourceLanguage: Sendable {
     var name: String { self == .kotlin ? "Kotlin" : "Java" }
 }
 
+/// The languages `OkHttpSourceLexer` reads: an app's Kotlin or Java source, and its module's Gradle build script in
+/// Kotlin (`build.gradle.kts`, Kotlin's rules) or Groovy (`build.gradle`). One lexer for all of them, so that a comment
+/// or a string ends where the compiler ends it in every file pinctl reads values from (#32).
+enum SourceDialect: Sendable {
+    case kotlin
+    case java
+    /// Groovy 3 and later (Gradle 7 on): block comments do not nest; `'…'` and `'''…'''` are strings without
+    /// templates, `"…"` and `"""…"""` GStrings with them; slashy `/…/` and dollar-slashy `$/…/$` strings.
+    case groovy
+
+    init(_ language: OkHttpSourceLanguage) { self = language == .kotlin ? .kotlin : .java }
+
+    var name: String {
+        switch self {
+        case .kotlin: "Kotlin"
+        case .java: "Java"
+        case .groovy: "Groovy"
+        }
+    }
+}
+
 extension Array where Element == OkHttpSourceToken {
     /// The token at `index`, nil past either end: lookahead and lookbehind never trap.
     subscript(safe index: Int) -> OkHttpSourceToken? { indices.contains(index) ? self[index] : nil }

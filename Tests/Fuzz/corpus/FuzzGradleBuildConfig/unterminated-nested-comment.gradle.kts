@@ -1,0 +1,1 @@
+android { defaultConfig { /* /* */ buildConfigField("String", "PIN", "\"x\"") } }
