@@ -6,6 +6,8 @@
     scripts/bench.py verify        # pinctl verify vs openssl verify on a 3-certificate chain
     scripts/bench.py check         # pinctl check vs openssl s_client on one loopback target, then 200 targets
     scripts/bench.py callgrind     # instruction counts (valgrind): --version, verify, the system store
+    scripts/bench.py platforms     # every platform version against one: verify on a real chain, check --config
+                                   # (needs the store snapshot: STORES=DIR, default ../shared/stores)
 
 Builds pinctl first, as README installs it (release, the Swift standard library linked statically). Timed runs of
 pinctl and of its baseline alternate, so a change in the machine's load falls on both. Figures are for comparison
@@ -181,6 +183,42 @@ def bench_check():
             unit="/s", higher_is_better=True)
 
 
+STORES = os.environ.get("STORES", os.path.join(ROOT, "..", "shared", "stores"))
+CHAINS = os.path.join(os.path.dirname(STORES), "chains")
+# Every version of every platform the snapshot has, against one version (DESIGN §12: versions at the cost of one).
+ALL_PLATFORMS = ["--platform", "android", "--platform", "ios", "--platform", "macos", "--platform", "mozilla"]
+
+
+def bench_platforms():
+    if not os.path.isfile(os.path.join(STORES, "FORMAT")):
+        sys.exit(f"bench: no store snapshot in {STORES} (set STORES=DIR; scripts/build-stores.sh builds one)")
+    chain = os.path.join(CHAINS, "stackoverflow.com.pem")
+    verify = [PINCTL, "verify", "--chain", chain, "--host", "stackoverflow.com", "--at", "2026-03-01T00:00:00Z",
+              "--stores", STORES, "--quiet"]
+    print(f"median of {RUNS} interleaved runs each, whole process; snapshot {STORES}")
+    # Exit 1: the chain is rejected on the versions without ISRG Root X1.
+    ours, theirs, _ = interleaved(verify + ALL_PLATFORMS, verify + ["--platform", "android@25"], expect=(1, 0))
+    row("verify, every version of every platform", ours, theirs, "verify, android@25", target=1.3)
+
+    apps = "".join(f"""
+  - name: app{index}
+    library: afnetworking
+    hosts: [pinning.test]
+    policy: {{ mode: publickey, pins: [{os.path.join(CERTS, "pins", "leaf.pin")}] }}""" for index in range(5))
+    with LoopbackServer() as server, tempfile.TemporaryDirectory() as directory:
+        targets = "".join(f"\n  - {server.target}" for _ in range(4))
+        def config(platforms):
+            return target_list(directory, f"pinctl-{len(platforms)}.yaml", [
+                f"anchors: [{os.path.join(CERTS, 'root-ca.pem')}]", f"targets:{targets}",
+                f"platforms: [{', '.join(platforms)}]" if platforms else "", f"apps:{apps}"])
+        base = [PINCTL, "check", "--servername", "pinning.test", "--at", AT, "--stores", STORES, "--quiet", "--config"]
+        everywhere = config(["android", "ios", "macos", "mozilla"])
+        # Apps that do not target API 23 or lower do not trust the file's anchors (the user's) on Android 7.0 and
+        # later: rejected there, so the exit status is not 0; the work is the same.
+        ours, theirs, _ = interleaved(base + [everywhere], base + [config([])], expect=(None, 0))
+        row("check --config, 4 targets x 5 apps, all versions", ours, theirs, "the same, no platform", target=1.3)
+
+
 def target_list(directory, name, lines):
     path = os.path.join(directory, name)
     with open(path, "w") as listing:
@@ -329,7 +367,8 @@ def bench_callgrind():
 if __name__ == "__main__":
     arguments = [argument for argument in sys.argv[1:] if argument != "--quick"]
     which = arguments[0] if arguments else "all"
-    benches = {"all": bench_all, "verify": bench_verify, "check": bench_check, "callgrind": bench_callgrind}
+    benches = {"all": bench_all, "verify": bench_verify, "check": bench_check, "callgrind": bench_callgrind,
+               "platforms": bench_platforms}
     if which not in benches:
         sys.exit(f"bench: unknown benchmark {which} (expected {', '.join(benches)})")
     build()

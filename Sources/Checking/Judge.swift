@@ -31,7 +31,9 @@ public enum Judge: Sendable {
         case .flags(let setup):
             do throws(InputError) {
                 let policy = try setup.policy(domain)
-                let evaluator = setup.evaluator.with(sentSCTs: tls?.sentSCTs ?? [])
+                let sent = setup.evaluator.with(sentSCTs: tls?.sentSCTs ?? [])
+                // The command line gives no app target: Android's default for one from API 24 applies.
+                let evaluator = PolicyEvaluator(context: sent.context.forApp(targetSdk: nil))
                 let evaluation = evaluator.evaluate(policy, presented: presented, domain: domain)
                 return .reports([TargetReport(target: target, domain: domain, policy: policy, evaluation: evaluation,
                                               extraWarnings: setup.warnings, tls: tls)])

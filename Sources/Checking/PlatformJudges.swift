@@ -24,6 +24,8 @@ public struct PlatformJudges: Sendable {
     public static func asked(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError)
         -> PlatformJudges?
     {
+        var settings = settings
+        settings.targetSdk = platforms.targetSdk
         if !platforms.selectors.isEmpty { return try PlatformJudges(settings, on: platforms.stores()) }
         guard let path = settings.config else { return nil }
         let file: PolicyFile
@@ -43,8 +45,21 @@ public struct PlatformJudges: Sendable {
         var named: [String] = []
         var appVersions: [String: Set<String>] = [:]
         for app in file.apps {
-            guard let chosen = app.platforms ?? file.platforms else { continue }
-            let selectors = chosen.map(\.description)
+            let selectors: [String]
+            if let chosen = app.platforms ?? file.platforms {
+                selectors = chosen.map(\.description)
+            } else if let minSdk = app.minSdk {
+                // DESIGN §12: from minSdk to the newest snapshot; without one, judged as without platforms (the
+                // evaluation says so).
+                let selector = "android@\(minSdk)-"
+                guard let versions = try? PlatformSettings(selectors: [selector], storesDirectory: storesDirectory)
+                    .versionNames() else { continue }
+                appVersions[app.name] = versions
+                if !named.contains(selector) { named.append(selector) }
+                continue
+            } else {
+                continue
+            }
             // Each app's versions first, without reading a root: a version without a snapshot is named at its key.
             do throws(InputError) {
                 appVersions[app.name] = try PlatformSettings(selectors: selectors, storesDirectory: storesDirectory)
@@ -87,12 +102,24 @@ public struct PlatformJudges: Sendable {
                        appVersions: appVersions)
     }
 
-    /// The outcomes of `check` on every version, grouped: the reports of consecutive versions of one platform with
-    /// the same verdict become one report carrying their `PlatformRange`.
-    public func outcomes<E: Error>(_ check: (Judge) throws(E) -> [CheckOutcome]) throws(E) -> [CheckOutcome] {
+    /// The outcomes of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
+    /// of one platform with the same verdict become one report carrying their `PlatformRange`. Versions that judge
+    /// this chain alike (`VersionClass`) are judged once.
+    public func outcomes<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [CheckOutcome])
+        throws(E) -> [CheckOutcome]
+    {
         var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
+        var judged: [VersionClass: [CheckOutcome]] = [:]
         for run in runs {
-            let outcomes = try check(run.judge).map { outcome -> CheckOutcome in
+            let key = VersionClass(run.store, presented: presented)
+            let found: [CheckOutcome]
+            if let known = judged[key] {
+                found = known
+            } else {
+                found = try check(run.judge)
+                judged[key] = found
+            }
+            let outcomes = found.map { outcome -> CheckOutcome in
                 guard case .judged(let target, .reports(let reports), let edge) = outcome else { return outcome }
                 return .judged(target: target, .reports(reports.filter { runsOn($0, run.store) }), edge: edge)
             }

@@ -9,6 +9,8 @@ public struct PlatformStore: Sendable {
     public let roots: TrustStore
     /// Apple's CT log list, for a version that requires Certificate Transparency (`requiresCertificateTransparency`).
     public let certificateTransparency: CTLogList?
+    /// Every root read for the run, by the name OpenSSL looks issuers up by: what a path search can reach.
+    let rootNames: RootNameIndex
 
     /// Apple requires CT "for all TLS certificates issued after October 15, 2018" from iOS 12.1.1 and macOS 10.14.2
     /// (HT205280). A snapshot stands for a whole OS major, so ios@12 and macos@10.14 require it too: their first
@@ -42,10 +44,13 @@ public struct PlatformSettings: Sendable {
     public var selectors: [String]
     /// The snapshot directory (`--stores`, else `PINCTL_STORES`).
     public var storesDirectory: String?
+    /// The Android API level apps target where the policy file gives none (`--target-sdk`); nil: 24 or later.
+    public var targetSdk: Int?
 
-    public init(selectors: [String] = [], storesDirectory: String? = nil) {
+    public init(selectors: [String] = [], storesDirectory: String? = nil, targetSdk: Int? = nil) {
         self.selectors = selectors
         self.storesDirectory = storesDirectory
+        self.targetSdk = targetSdk
     }
 
     /// The names (`android@24`) of the versions the selectors name, without reading a root.
@@ -70,6 +75,7 @@ public struct PlatformSettings: Sendable {
             let snapshots = try StoreSnapshots(directory: storesDirectory)
             // Versions share most roots: each is read once; so is the CT log list.
             var read: [String: X509Certificate] = [:]
+            let rootNames = RootNameIndex()
             var ctLogs: CTLogList?
             var stores: [PlatformStore] = []
             for text in selectors {
@@ -84,6 +90,7 @@ public struct PlatformSettings: Sendable {
                         }
                         let root = try snapshots.root(id)
                         read[id] = root
+                        rootNames.add(root, id: id)
                         roots.append(root)
                     }
                     let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
@@ -91,7 +98,7 @@ public struct PlatformSettings: Sendable {
                     // One origin for every version of a platform, so grouped versions say the same.
                     stores.append(PlatformStore(
                         snapshot: snapshot, roots: .anchors(roots, origin: "the \(snapshot.platform) store"),
-                        certificateTransparency: requiresCT ? ctLogs : nil))
+                        certificateTransparency: requiresCT ? ctLogs : nil, rootNames: rootNames))
                 }
             }
             return stores

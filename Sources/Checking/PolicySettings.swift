@@ -14,6 +14,8 @@ public struct PolicySettings: Sendable {
     public var warnDays: Int
     /// The platform version judged on (DESIGN §12); nil: the system store, or the anchors given in its place.
     public var platform: PlatformStore? = nil
+    /// The Android API level apps target where the policy file gives none (`--target-sdk`).
+    public var targetSdk: Int? = nil
 
     public init(config: String?, library: Library, flags: PolicyFlags, anchors: AnchorSettings, warnDays: Int) {
         self.config = config
@@ -33,8 +35,11 @@ public struct PolicySettings: Sendable {
                                      time: anchors.time, warnDays: warnDays)
         }
         let (store, userRoots) = try anchors.trustStore(on: platform, fallback: anchorsFromFile)
-        return EvaluationContext(platformAnchors: store, time: anchors.time, warnDays: warnDays,
-                                 platformRules: platform.rules(userRoots: userRoots))
+        var context = EvaluationContext(platformAnchors: store, time: anchors.time, warnDays: warnDays,
+                                        platformRules: platform.rules(userRoots: userRoots))
+        context.platform = platform.snapshot
+        context.defaultTargetSdk = targetSdk
+        return context
     }
 }
 

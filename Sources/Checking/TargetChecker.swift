@@ -86,7 +86,7 @@ public struct TargetChecker: Sendable {
                     })
             }
             guard let platforms else { return judgeOn(judge) }
-            return platforms.outcomes(judgeOn)
+            return platforms.outcomes(presented: result.presented, judgeOn)
         }).flatMap { $0 }
     }
 

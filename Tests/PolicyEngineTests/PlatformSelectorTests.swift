@@ -22,6 +22,18 @@ import Testing
         #expect(try PlatformSelector(parsing: "ios").versions == nil)
     }
 
+    /// `android@21-` (DESIGN §12's `android@MINSDK-`): that version and every later one.
+    @Test func aTrailingDashMeansThatVersionAndEveryLaterOne() throws {
+        let selector = try PlatformSelector(parsing: "android@21-")
+        let range = try #require(selector.versions)
+
+        #expect(selector.openEnded)
+        #expect(range.contains(try #require(PlatformVersion("21"))))
+        #expect(range.contains(try #require(PlatformVersion("37"))))
+        #expect(!range.contains(try #require(PlatformVersion("20"))))
+        #expect(try !PlatformSelector(parsing: "android@21-36").openEnded)
+    }
+
     @Test func versionsCompareNumberByNumberNotAsText() throws {
         let range = try #require(try PlatformSelector(parsing: "macos@10.14-11").versions)
 
@@ -34,7 +46,7 @@ import Testing
         ("windows@10", "unknown platform \"windows\""),
         ("Android@24", "unknown platform \"Android\""),
         ("android@", "a version is dotted numbers"),
-        ("android@24-", "a version is dotted numbers"),
+        ("android@-24", "a version is dotted numbers"),
         ("android@2.4.x", "a version is dotted numbers"),
         ("android@1.2.3.4.5", "a version is dotted numbers"),
         ("android@99999999999999999999", "a version is dotted numbers"),

@@ -53,9 +53,10 @@ import TestSupport
             let one = try verify("leaf-1-sct", platforms, stores: directory)
 
             #expect(two.status == 0, "\(two)")
-            #expect(two.stdout.contains("  Android 7.0 (API 24): TRUSTED\n  iOS 12–17: TRUSTED\n"), "\(two)")
+            #expect(two.stdout.contains("  Android 7.0 (API 24): TRUSTED"
+                + " — anchor CT Root CA\n  iOS 12–17: TRUSTED — anchor CT Root CA\n"), "\(two)")
             #expect(one.status == 1, "\(one)")
-            #expect(one.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(one)")
+            #expect(one.stdout.contains("  Android 7.0 (API 24): TRUSTED — anchor CT Root CA\n"), "\(one)")
             #expect(one.stdout.contains("  iOS 12–17: REJECTED platform-rule — platform rule: certificate #0 "
                 + "(CN=ct.test): the leaf has SCTs from 1 log Apple's list qualifies, fewer than the 2 that a "
                 + "certificate valid for 90 days needs \(Self.rule)\n"), "\(one)")
@@ -72,7 +73,7 @@ import TestSupport
             #expect(two.stdout.contains("SCTs from 2 logs Apple's list qualifies, fewer than the 3 that a "
                 + "certificate valid for 365 days needs"), "\(two)")
             #expect(three.status == 0, "\(three)")
-            #expect(three.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(three)")
+            #expect(three.stdout.hasSuffix("  iOS 17: TRUSTED — anchor CT Root CA\n"), "\(three)")
         }
     }
 
@@ -109,7 +110,7 @@ import TestSupport
             let older = try verify("leaf-unknown-log-before-list", ["--platform", "ios@17"], stores: directory)
 
             #expect(newer.status == 0, "\(newer)")
-            #expect(newer.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(newer)")
+            #expect(newer.stdout.hasSuffix("  iOS 17: TRUSTED — anchor CT Root CA\n"), "\(newer)")
             #expect(newer.stderr.contains("warning: iOS 17: the chain's SCTs from logs \(unknown) are newer than "
                 + "Apple's CT log list of 2025-09-01"), "\(newer)")
             #expect(older.status == 1, "\(older)")
@@ -129,10 +130,10 @@ import TestSupport
                                  stores: directory)
 
             #expect(user.status == 0, "\(user)")
-            #expect(user.stdout.hasSuffix("  iOS 18: TRUSTED\n"), "\(user)")
+            #expect(user.stdout.hasSuffix("  iOS 18: TRUSTED — anchor CT Root CA\n"), "\(user)")
             #expect(system.status == 1, "\(system)")
             #expect(old.status == 0, "\(old)")
-            #expect(old.stdout.hasSuffix("  iOS 17: TRUSTED\n"), "\(old)")
+            #expect(old.stdout.hasSuffix("  iOS 17: TRUSTED — anchor CT Root CA\n"), "\(old)")
         }
     }
 
@@ -150,7 +151,7 @@ import TestSupport
     }
 
     /// The same policy on a live handshake: `check` of a loopback server presenting the chain.
-    @Test(arguments: [("leaf-2-scts", 0, "  iOS 17: TRUSTED\n"),
+    @Test(arguments: [("leaf-2-scts", 0, "  iOS 17: TRUSTED — anchor CT Root CA\n"),
                       ("leaf-1-sct", 1, "  iOS 17: REJECTED platform-rule")])
     func checkOfALiveServerAppliesThePolicy(leaf: String, status: Int32, line: String) throws {
         try Self.withStores { directory in
@@ -169,7 +170,7 @@ import TestSupport
     /// verify_tls_ct_policy: "B1: SCTs from 2 currently valid logs (from any source); B2: At least 1 external SCT from
     /// a currently valid log". openssl s_server sends the SCTs of certs/ct's serverinfo files in the TLS extension
     /// (TLS 1.2's ServerHello) for a leaf with none embedded; `openssl s_client -ct` found them valid.
-    @Test(arguments: [("two-logs", 0, "  iOS 17: TRUSTED\n"),
+    @Test(arguments: [("two-logs", 0, "  iOS 17: TRUSTED — anchor CT Root CA\n"),
                       ("one-log", 1, "and the server sent SCTs from 1 log still qualified, where 2 logs in all, one "
                         + "of them sent, would do")])
     func sctsTheServerSendsCountOnALiveCheck(serverinfo: String, status: Int32, expected: String) throws {

@@ -18,7 +18,8 @@ import TestSupport
             let apple = try PinctlProcess.run(base + ["--platform", "ios@17-18"])
 
             #expect(android.status == 0, "\(android)")
-            #expect(android.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED\n"), "\(android)")
+            #expect(android.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED"
+                + " — anchor pinctl Test Root CA\n"), "\(android)")
             #expect(apple.status == 1, "\(apple)")
             #expect(apple.stdout.hasSuffix("""
 
@@ -57,8 +58,9 @@ import TestSupport
             #expect(result.stdout.contains("""
                   validating (afnetworking) on iOS 17: \(PlatformVerifyTests.appleValidity)
                   validating (afnetworking) on iOS 18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
-                  leaf-pinned (afnetworking) on iOS 17: TRUSTED
-                  leaf-pinned (afnetworking) on iOS 18: TRUSTED
+                  leaf-pinned (afnetworking) on iOS 17: TRUSTED — anchor pinctl Test Root CA
+                  leaf-pinned (afnetworking) on iOS 18: TRUSTED — anchor pinctl Test Intermediate CA (presented); \
+                another anchor than on the versions before (pinctl Test Root CA)
 
                 """), "\(result)")
         }

@@ -84,8 +84,9 @@ import TestSupport
 
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("""
-                  root-pinned (afnetworking; 3.1, 3.2) on Android 7.0 (API 24): TRUSTED
-                  root-pinned (afnetworking; 3.1, 3.2) on Android 7.1.1–8.0 (API 25–26): TRUSTED
+                  root-pinned (afnetworking; 3.1, 3.2) on Android 7.0 (API 24): TRUSTED — anchor Paths Root B
+                  root-pinned (afnetworking; 3.1, 3.2) on Android 7.1.1–8.0 (API 25–26): TRUSTED — anchor Paths Root B; \
+                root re-issued: same key, another certificate than on the versions before
                 summary: nothing breaks; root-pinned passes
 
                 """), "\(result)")
@@ -124,7 +125,7 @@ import TestSupport
             #expect(result.stdout.contains("""
                   android (nsc; 5.0-5.9) on Android 7.0 (API 24): REJECTED untrusted-chain — \
                 \(PlatformVerifyTests.otherRoot) is not in that store
-                  android (nsc; 5.0-5.9) on Android 7.1.1 (API 25): TRUSTED
+                  android (nsc; 5.0-5.9) on Android 7.1.1 (API 25): TRUSTED — anchor Other Test Root CA
                 summary: this breaks android (5.0-5.9) on 127.0.0.1:\(server.port)
 
                 """), "\(result)")
@@ -144,7 +145,8 @@ import TestSupport
                  "--platform", "android@24-25", "--stores", directory.path("stores")])
 
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout.hasSuffix("\n  Android 7.0 (API 24) to Nougat MR1: TRUSTED\n"), "\(result)")
+            #expect(result.stdout.hasSuffix("\n  Android 7.0 (API 24) to Nougat MR1: TRUSTED"
+                + " — anchor pinctl Test Root CA\n"), "\(result)")
         }
     }
 

@@ -49,7 +49,7 @@ import TestSupport
                                   stores: directory)
 
             #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(result)")
+            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED — anchor Platforms Root CA\n"), "\(result)")
             #expect(result.stdout.contains("  iOS 17: REJECTED platform-rule"), "\(result)")
             #expect(result.stdout.contains("the leaf has no extended key usage id-kp-serverAuth "
                 + "(1.3.6.1.5.5.7.3.1), which every chain to a system root must carry (Apple's TLS server policy, "
@@ -67,7 +67,7 @@ import TestSupport
                                     ["--platform", "ios@17", "--ca-file", "platforms/root.pem"], stores: directory)
 
             #expect(user.status == 0, "\(user)")
-            #expect(user.stdout.hasSuffix("  iOS 18: TRUSTED\n"), "\(user)")
+            #expect(user.stdout.hasSuffix("  iOS 18: TRUSTED — anchor Platforms Root CA\n"), "\(user)")
             #expect(system.status == 1, "\(system)")
             #expect(system.stdout.contains("  iOS 17: REJECTED platform-rule"), "\(system)")
         }
@@ -112,7 +112,7 @@ import TestSupport
             #expect(system.stdout.contains("the leaf is valid for 730 days, longer than the 398 days for a "
                 + "certificate issued from 1 September 2020 (HT211025) that Apple allows a chain to a system root"),
                     "\(system)")
-            #expect(system.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(system)")
+            #expect(system.stdout.contains("  Android 7.0 (API 24): TRUSTED — anchor Platforms Root CA\n"), "\(system)")
             #expect(user.status == 0, "\(user)")
             #expect(tooLong.status == 1, "\(tooLong)")
             #expect(tooLong.stdout.contains("the leaf is valid for 900 days, longer than the 825 days for a "
@@ -130,7 +130,7 @@ import TestSupport
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("certificate #0 has an EC key of 224 bits; Apple's TLS server "
                 + "policy asks P-256 or larger"), "\(result)")
-            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(result)")
+            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED — anchor Platforms Root CA\n"), "\(result)")
         }
     }
 
@@ -144,7 +144,7 @@ import TestSupport
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("certificate #1, an intermediate, limits its extended key usage"),
                     "\(result)")
-            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(result)")
+            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED — anchor Platforms Root CA\n"), "\(result)")
         }
     }
 
@@ -154,7 +154,8 @@ import TestSupport
                                     ["--platform", "android@24", "--platform", "ios@17"], stores: directory)
 
             #expect(result.status == 1, "\(result)")
-            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED\n"), "\(result)")
+            #expect(result.stdout.contains("  Android 7.0 (API 24): TRUSTED"
+                + " — anchor Platforms Expired Root CA\n"), "\(result)")
             #expect(result.stdout.contains("  iOS 17: REJECTED expired"), "\(result)")
         }
     }

@@ -27,7 +27,7 @@ import TestSupport
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.hasSuffix("""
                   Android 7.0 (API 24): REJECTED untrusted-chain — \(Self.otherRoot) is not in that store
-                  Android 7.1.1 (API 25): TRUSTED
+                  Android 7.1.1 (API 25): TRUSTED — anchor Other Test Root CA
 
                 """), "\(result)")
         }
@@ -40,7 +40,7 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.hasSuffix("""
-                  Android 7.0–7.1.1 (API 24–25): TRUSTED
+                  Android 7.0–7.1.1 (API 24–25): TRUSTED — anchor pinctl Test Root CA
                   iOS 17: \(Self.appleValidity)
                   iOS 18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
@@ -51,15 +51,25 @@ import TestSupport
     /// `--ca-file` adds the platform's user roots; it does not replace its store.
     @Test func anExplicitCAFileAnchorIsTrustedBesideTheStoreOnEveryVersion() throws {
         try StoresCommandTests.withStores { directory in
+            // An app that targets API 23 or lower: from API 24 only such an app trusts its user's roots.
             let added = try verify(["--chain", "other-leaf-chain.pem", "--platform", "android@24-25",
-                                    "--ca-file", "other-root-ca.pem"], stores: directory)
+                                    "--ca-file", "other-root-ca.pem", "--target-sdk", "23"], stores: directory)
             let beside = try verify(["--chain", "leaf-chain.pem", "--platform", "android@24-25",
+                                     "--ca-file", "other-root-ca.pem", "--target-sdk", "23"], stores: directory)
+            let modern = try verify(["--chain", "other-leaf-chain.pem", "--platform", "android@24-25",
                                      "--ca-file", "other-root-ca.pem"], stores: directory)
 
             #expect(added.status == 0, "\(added)")
-            #expect(added.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED\n"), "\(added)")
+            #expect(added.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED — anchor Other Test Root CA\n"),
+                    "\(added)")
+            // API 25's store has the root itself (StoresCommandTests.histories): an app targeting 24 or later reaches
+            // it there, and on API 24 does not trust the user's copy.
+            #expect(modern.status == 1, "\(modern)")
+            #expect(modern.stdout.contains("  Android 7.0 (API 24): REJECTED untrusted-chain"), "\(modern)")
+            #expect(modern.stderr.contains("targets API 23 or lower"), "\(modern)")
             #expect(beside.status == 0, "\(beside)")
-            #expect(beside.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED\n"), "\(beside)")
+            #expect(beside.stdout.hasSuffix("\n  Android 7.0–7.1.1 (API 24–25): TRUSTED"
+                + " — anchor pinctl Test Root CA\n"), "\(beside)")
         }
     }
 
@@ -122,7 +132,7 @@ import TestSupport
 
             #expect(result.status == 1, "\(result)")
             #expect(result.stdout.contains("""
-                  android-app (afnetworking) on Android 7.0–7.1.1 (API 24–25): TRUSTED
+                  android-app (afnetworking) on Android 7.0–7.1.1 (API 24–25): TRUSTED — anchor pinctl Test Root CA
                   ios-app (afnetworking) on iOS 18: REJECTED untrusted-chain — \(Self.testRoot) is not in that store
 
                 """), "\(result)")

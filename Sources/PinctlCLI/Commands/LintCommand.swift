@@ -80,7 +80,7 @@ struct LintCommand: ParsableCommand {
                         .check(target: chainFiles.joined(separator: ","), domain: host, presented: presented)
                 }
                 let outcomes: [CheckOutcome]
-                if let platforms { outcomes = try platforms.outcomes(check) } else { outcomes = try check(judge) }
+                if let platforms { outcomes = try platforms.outcomes(presented: presented, check) } else { outcomes = try check(judge) }
                 statuses += outcomes.map { lint($0, reporter) }
             } else {
                 let targets = self.targets.isEmpty ? judge.fileTargets : self.targets

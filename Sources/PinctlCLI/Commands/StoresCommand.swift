@@ -124,6 +124,15 @@ struct StoresDiffCommand: ParsableCommand {
                 + "\(roots.count) root\(roots.count == 1 ? "" : "s")")
             for root in roots { print("  \(root.pin)  \(Terminal.safe(root.subject))") }
         }
+        guard !diff.reissued.isEmpty else { return }
+        print("re-issued between \(diff.left.name) and \(diff.right.name) (the same key in another certificate: "
+            + "trusts as before): \(diff.reissued.count) root\(diff.reissued.count == 1 ? "" : "s")")
+        for pair in diff.reissued {
+            print("  \(pair.right.pin)  \(Terminal.safe(pair.right.subject))")
+            if pair.left.subject != pair.right.subject {
+                print("    was \(Terminal.safe(pair.left.subject))")
+            }
+        }
     }
 
     /// The one snapshot `text` names; a bare name or a range is an error here.

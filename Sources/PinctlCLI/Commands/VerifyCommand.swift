@@ -64,7 +64,7 @@ struct VerifyCommand: ParsableCommand {
             let outcomes: [CheckOutcome]
             if let platforms, let first = platforms.runs.first {
                 judge = first.judge
-                outcomes = try platforms.outcomes(check)
+                outcomes = try platforms.outcomes(presented: presented, check)
             } else {
                 judge = try Judge(policyOptions.settings)
                 outcomes = try check(judge)

@@ -12,9 +12,18 @@ struct PlatformOptions: ParsableArguments {
         valueName: "name[@versions]"))
     var platforms: [String] = []
 
+    @Option(name: .customLong("target-sdk"), help: ArgumentHelp(
+        "The Android API level the app targets, for apps the policy file gives none: from API 24, the roots given with "
+            + "--platform as the user's (--ca-file) count only for an app targeting 23 or lower (default: 24 or later).",
+        valueName: "level"))
+    var targetSdk: Int?
+
     @OptionGroup var storeOptions: StoresOptions
 
     func validate() throws {
+        if let targetSdk, !(1...99).contains(targetSdk) {
+            throw ValidationError("--target-sdk \(targetSdk): not an Android API level (1 to 99)")
+        }
         for text in platforms {
             do {
                 _ = try PlatformSelector(parsing: text)
@@ -26,6 +35,6 @@ struct PlatformOptions: ParsableArguments {
 
     /// The platforms as the checking core takes them; the directory is read only when a platform is named.
     var settings: PlatformSettings {
-        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.directory)
+        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.directory, targetSdk: targetSdk)
     }
 }

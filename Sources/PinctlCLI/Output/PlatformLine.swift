@@ -1,4 +1,5 @@
 import Checking
+import OpenSSLWrapper
 import PolicyEngine
 
 extension TargetReport {
@@ -18,10 +19,23 @@ extension TargetReport {
     }
 
     /// "android (nsc; 5.0-5.9) on Android 7.0 (API 24): REJECTED untrusted-chain — ROOT is not in that store",
-    /// "… on Android 7.1.1–16 (API 25–36): TRUSTED": one verdict over a range of platform versions (DESIGN §12).
-    var platformLine: String {
+    /// "… on Android 7.1.1–16 (API 25–36): TRUSTED — anchor ISRG Root X1": one verdict over a range of platform
+    /// versions (DESIGN §12), naming the anchor the range's path reached, and what differs from the range before it
+    /// (`previous`, the same app's on the same platform) when both trust the chain by other anchors.
+    func platformLine(after previous: TargetReport?) -> String {
         let who = Terminal.safe(platformName) + ": "
-        guard let rejection = evaluation.rejection else { return who + Terminal.paint("TRUSTED", .green) }
+        guard let rejection = evaluation.rejection else {
+            var line = who + Terminal.paint("TRUSTED", .green)
+            if let root = reachedRoot {
+                line += " — anchor " + Terminal.safe(root.certificate.commonNameOrSubject)
+                    + (root.presented ? " (presented)" : "")
+                if let before = previous?.reachedRoot, previous?.evaluation.isTrusted == true,
+                   before.certificate != root.certificate {
+                    line += "; " + Self.difference(from: before.certificate, to: root.certificate)
+                }
+            }
+            return line
+        }
         let why: String
         if let root = platform?.missingRoot {
             why = "\(root) is not in that store"
@@ -29,5 +43,22 @@ extension TargetReport {
             why = evaluation.rejectionMessageLines.first ?? ""
         }
         return who + Terminal.paint("REJECTED", .red) + " " + rejection.reason.code + " — " + Terminal.safe(why)
+    }
+
+    /// The certificate the range's path ends at (a store's root, a user's, or one the server sent), and whether the
+    /// server sent it.
+    private var reachedRoot: (certificate: X509Certificate, presented: Bool)? {
+        guard let root = evaluation.builtChain.last, evaluation.builtChain.count > 1 || root.isSelfSigned else {
+            return nil
+        }
+        return (root, evaluation.chain.prefix(evaluation.presentedCount).contains(root))
+    }
+
+    /// What another version's root is to this one: the same key re-issued, or another root.
+    private static func difference(from before: X509Certificate, to after: X509Certificate) -> String {
+        if before.spkiDER == after.spkiDER {
+            return "root re-issued: same key, another certificate than on the versions before"
+        }
+        return "another anchor than on the versions before (" + Terminal.safe(before.commonNameOrSubject) + ")"
     }
 }

@@ -69,7 +69,18 @@ final class Reporter: @unchecked Sendable {
 
     /// One chain judged on platform versions: the chain once, then a line per (app, platform range).
     private func emit(platforms reports: [TargetReport]) {
-        emit(sharing: reports, label: \.platformName) { reports in reports.map { "  " + $0.platformLine } }
+        emit(sharing: reports, label: \.platformName) { reports in
+            reports.indices.map { index in
+                let report = reports[index]
+                // The range before, of the same app on the same platform: grouped ranges come in version order.
+                let previous = index > 0 ? reports[index - 1] : nil
+                let adjacent = previous.flatMap { previous in
+                    previous.app?.name == report.app?.name && previous.platform?.platform == report.platform?.platform
+                        ? previous : nil
+                }
+                return "  " + report.platformLine(after: adjacent)
+            }
+        }
     }
 
     /// Reports of one chain: in text, the chain once (the longest built, where stores completed it differently),
@@ -89,8 +100,11 @@ final class Reporter: @unchecked Sendable {
             guard let first = reports.first else { return }
             var lines = headerLines(first)
             let widest = reports.max { $0.evaluation.chain.count < $1.evaluation.chain.count } ?? first
+            // On platforms the stores differ: a certificate a store supplied is in some versions' only, and each
+            // range's line names the root it reached.
+            let storeOrigin = first.platform == nil ? "from the trust store" : "from a store: see each line's root"
             lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
-                                at: widest.evaluation.time)
+                                at: widest.evaluation.time, storeOrigin: storeOrigin)
             lines += rows(reports)
             print(lines.joined(separator: "\n"))
             for report in reports {
@@ -237,10 +251,11 @@ final class Reporter: @unchecked Sendable {
     }
 
     /// Index, subject, who supplied it, validity with days left and the SPKI pin of every certificate.
-    private func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date) -> [String] {
+    private func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date,
+                            storeOrigin: String = "from the trust store") -> [String] {
         chain.enumerated().flatMap { index, certificate -> [String] in
             let description = CertificateDescription(certificate, at: time)
-            let origin = index < presentedCount ? "presented" : "from the trust store"
+            let origin = index < presentedCount ? "presented" : storeOrigin
             return [
                 "  #\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),
                 "     valid  \(description.validity)",

@@ -18,6 +18,12 @@ public struct PolicyFile: Sendable {
         public let line: Int?
         /// `platforms:` — the platform versions the app runs on (DESIGN §12); nil: the file's default.
         public var platforms: [PlatformSelector]? = nil
+        /// `minSdk:` — the oldest Android API level the app installs on: without `platforms:`, it is judged from there
+        /// to the newest snapshot (DESIGN §12).
+        public var minSdk: Int? = nil
+        /// `targetSdk:` — the API level the app targets, which decides what Android trusts where its configuration
+        /// says nothing (`EvaluationContext.forApp(targetSdk:)`); nil: a level from 24 on.
+        public var targetSdk: Int? = nil
 
         /// Where the app is written: `pinctl.yaml:12`.
         public var location: String { line.map { "\(file):\($0)" } ?? file }
@@ -105,7 +111,7 @@ public struct PolicyFile: Sendable {
     private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
         let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
         let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
-                                                  "platforms"] + settingKeys)
+                                                  "platforms", "minSdk", "targetSdk"] + settingKeys)
         func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
         guard let nameValue = member("name") else { throw value.error("an app needs a name") }
         let name = try nameValue.string()
@@ -156,6 +162,8 @@ public struct PolicyFile: Sendable {
         var app = App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
                       file: value.file, line: value.line)
         app.platforms = try member("platforms").map(readPlatforms)
+        app.minSdk = try member("minSdk").map(readAPILevel)
+        app.targetSdk = try member("targetSdk").map(readAPILevel)
         return app
     }
 
@@ -169,6 +177,13 @@ public struct PolicyFile: Sendable {
                 throw entry.error(error.description)
             }
         }
+    }
+
+    /// An Android API level (`minSdk: 21`): 1 to 99, where every level there has been or will be for decades lies.
+    private static func readAPILevel(_ value: YAMLValue) throws(ConfigurationError) -> Int {
+        let level = try value.integer()
+        guard (1...99).contains(level) else { throw value.error("\(level) is not an Android API level (1 to 99)") }
+        return level
     }
 
     /// A path of the policy file, relative to the file's folder unless absolute.

@@ -14,9 +14,19 @@ extension PolicyFile {
     public static func evaluate(
         _ apps: [App], presented: [X509Certificate], domain: String?, evaluator: PolicyEvaluator
     ) -> [AppEvaluation] {
-        let oracle = ChainOracle(presented: presented, context: evaluator.context)
+        // Apps whose context is the same share an oracle; an app that does not trust the user's roots needs its own.
+        var oracles: [Bool: ChainOracle] = [:]
         return apps.map { app in
-            AppEvaluation(app: app, evaluation: evaluator.evaluate(app.policy, oracle: oracle, domain: domain))
+            let context = evaluator.context.forApp(targetSdk: app.targetSdk)
+            let oracle = oracles[context.userRootsNeedOptIn] ?? ChainOracle(presented: presented, context: context)
+            oracles[context.userRootsNeedOptIn] = oracle
+            var evaluation = PolicyEvaluator(context: context).evaluate(app.policy, oracle: oracle, domain: domain)
+            if context.platform == nil, let minSdk = app.minSdk {
+                evaluation.warnings.append("minSdk \(minSdk) (\(app.location)): no store snapshot of Android was "
+                    + "found, so this app is judged on the trust store given, not on each Android version from API "
+                    + "\(minSdk) on (pinctl stores says where snapshots are looked for)")
+            }
+            return AppEvaluation(app: app, evaluation: evaluation)
         }
     }
 

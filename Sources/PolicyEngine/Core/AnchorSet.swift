@@ -7,6 +7,9 @@ public struct AnchorSet: Sendable, Hashable {
         public enum Kind: Sendable, Hashable {
             /// The store standing for the platform's: the system store, or the CA files given in its place.
             case platform
+            /// The roots a user added on the platform judged on (`--ca-file` with `--platform`): Android's user
+            /// store, which a Network Security Configuration names as `<certificates src="user"/>`.
+            case userAdded
             /// Certificates the policy gives: pinned certificates, bundled resources.
             case certificates([X509Certificate])
         }
@@ -21,6 +24,7 @@ public struct AnchorSet: Sendable, Hashable {
         }
 
         public static let platform = Source(kind: .platform, name: "the platform's trust store")
+        public static let userAdded = Source(kind: .userAdded, name: "the user-added CAs")
     }
 
     public let sources: [Source]

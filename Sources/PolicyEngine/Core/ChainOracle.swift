@@ -100,6 +100,7 @@ public final class ChainOracle: @unchecked Sendable {
         let parts = anchors.sources.map { source -> TrustStore in
             switch source.kind {
             case .platform: context.platformAnchors
+            case .userAdded: context.platformRules?.userRoots ?? TrustStore.anchors([], origin: source.name)
             case .certificates(let certificates): TrustStore.anchors(certificates, origin: source.name)
             }
         }
@@ -118,6 +119,8 @@ public final class ChainOracle: @unchecked Sendable {
             switch anchors.sources[index].kind {
             case .platform:
                 return context.platformAnchors.contains(anchor)
+            case .userAdded:
+                return context.platformRules?.userRoots?.contains(anchor) == true
             case .certificates(let certificates):
                 return certificates.contains { $0.subject == anchor.subject && $0.spkiDER == anchor.spkiDER }
             }

@@ -3,8 +3,9 @@ import OpenSSLWrapper
 
 /// What every evaluation of a run shares: the anchors standing for the platform's store, the time, the warning window.
 public struct EvaluationContext: Sendable {
-    /// The system store (OpenSSL's default paths), or the CA files given in its place.
-    public let platformAnchors: TrustStore
+    /// The system store (OpenSSL's default paths), or the CA files given in its place; on a platform, its store and
+    /// the roots its user added, as far as the app trusts them (`forApp(targetSdk:)`).
+    public var platformAnchors: TrustStore
     /// The evaluation time; never the clock. A long-running caller (`serve`) sets it per check.
     public var time: Date
     /// Certificates expiring within this many days are warned about.
@@ -12,6 +13,14 @@ public struct EvaluationContext: Sendable {
     /// The verifier rules of the platform version judged on (DESIGN §12); nil without `--platform`. A live check
     /// gives them the SCTs its server sent.
     public var platformRules: PlatformRules?
+    /// The platform version judged on (DESIGN §12); nil without `--platform`. Where a library's pinning does not
+    /// exist on it, the app is judged by the platform's default trust (`LibraryAvailability`).
+    public var platform: StoreSnapshot?
+    /// The roots the user added stand beside the platform's store but this app does not trust them unless its
+    /// configuration opts in (`forApp(targetSdk:)`): said when a chain is then untrusted.
+    public var userRootsNeedOptIn = false
+    /// The Android API level an app targets when its entry gives none (`--target-sdk`); nil: 24 or later.
+    public var defaultTargetSdk: Int?
     /// Verifications a long-running caller (`serve`) reuses across the chains it judges; nil runs every one.
     public var verificationMemo: VerificationMemo?
 
@@ -33,7 +42,7 @@ public struct Evaluation: Sendable {
     /// The chain the deciding validation built, leaf to anchor (presented certificates that do not connect left out).
     public let builtChain: [X509Certificate]
     public let time: Date
-    public let warnings: [String]
+    public internal(set) var warnings: [String]
     /// A revocation check the policy's library asks for (Alamofire's revocation evaluator); nil for none.
     public var revocationRequest: RevocationRequest? = nil
     /// The paths the deciding validation tried and refused (DESIGN §12): when the chain is trusted and this is not
@@ -102,14 +111,19 @@ public struct PolicyEvaluator: Sendable {
                               builtChain: [], time: context.time, warnings: [])
         }
         let first = oracle.requests.count
-        let outcome = policy.evaluate(oracle, domain: domain)
+        let outcome = if let platform = context.platform, let absent = policy.library.definition.absence(on: platform) {
+            PlatformDefaultTrust.evaluate(oracle, domain: domain, library: policy.library, absence: absent)
+        } else {
+            policy.evaluate(oracle, domain: domain)
+        }
         let presented = oracle.presented
         let built = outcome.validation?.chain ?? []
         let chain = presented + built.filter { !presented.contains($0) }
         let builtChain = built.isEmpty ? [presented[0]] : built
         var warnings: [String] = []
         for warning in oracle.requests[first...].flatMap(\.warnings) + outcome.warnings
-            + expiryWarnings(chain) + backupWarning(policy, domain, builtChain) where !warnings.contains(warning) {
+            + expiryWarnings(chain) + backupWarning(policy, domain, builtChain) + userRootsWarning(outcome.verdict)
+        where !warnings.contains(warning) {
             warnings.append(warning)
         }
         return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
@@ -126,6 +140,15 @@ public struct PolicyEvaluator: Sendable {
         let breaking = forecast.outcomes.filter { $0.outcome == .breaks }.map { RotationForecast.describe($0.event) }
         let consequence = breaking.isEmpty ? "" : ": " + breaking.joined(separator: ", ") + " would break this policy"
         return ["no backup pin: every pin is in today's chain" + consequence]
+    }
+
+    /// Why roots given as the user's did not count, when the chain is untrusted without them.
+    private func userRootsWarning(_ verdict: Verdict) -> [String] {
+        guard context.userRootsNeedOptIn, case .rejected(let rejection) = verdict,
+              case .untrustedChain = rejection.reason else { return [] }
+        return ["the roots given as the user's (--ca-file, anchors:) are not trusted here: from API 24 an app trusts "
+            + "user-added CAs only when it targets API 23 or lower (targetSdk:, --target-sdk) or its Network Security "
+            + "Configuration names <certificates src=\"user\"/>"]
     }
 
     /// Certificates of the chain that have expired or expire within the warning window.

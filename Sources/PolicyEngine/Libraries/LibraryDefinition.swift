@@ -44,6 +44,9 @@ public struct LibraryDefinition: Sendable {
     }
 
     public let library: Library
+    /// The platforms on which the library's pinning exists only from some version on (DESIGN §12); elsewhere it
+    /// exists wherever the app runs.
+    public let availability: [LibraryAvailability]
     let inline: InlineForm
     let configSettings: [ConfigSetting]
     /// Reads the file (or bundle directory) the app ships, as the library reads it.
@@ -57,7 +60,8 @@ public struct LibraryDefinition: Sendable {
     public let policyFromFlags: @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
 
     init(
-        library: Library, inline: InlineForm, configSettings: [ConfigSetting] = [],
+        library: Library, availability: [LibraryAvailability] = [], inline: InlineForm,
+        configSettings: [ConfigSetting] = [],
         readNative: @escaping @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
             -> NativeConfiguration.Reading,
         exportForms: [NativeExport.Format],
@@ -65,6 +69,7 @@ public struct LibraryDefinition: Sendable {
         policyFromFlags: @escaping @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
     ) {
         self.library = library
+        self.availability = availability
         self.inline = inline
         self.configSettings = configSettings
         self.readNative = readNative

@@ -15,14 +15,27 @@ public struct StoreDiff: Sendable {
     public let onlyLeft: [Root]
     /// In `right`, not in `left`, by subject.
     public let onlyRight: [Root]
+    /// A key both hold, in another certificate on each side (`left`'s, then `right`'s): a root re-issued, which
+    /// trusts what it trusted before, not one removed and another added (GTS Root R1–R4 between API 33 and 34).
+    public let reissued: [(left: Root, right: Root)]
 
     /// Compares the two, reading the certificates of the roots that differ.
     public init(_ left: StoreSnapshot, _ right: StoreSnapshot, in snapshots: StoreSnapshots)
         throws(StoreSnapshotError) {
         self.left = left
         self.right = right
-        onlyLeft = try Self.roots(left.rootIDs.subtracting(right.rootIDs), in: snapshots)
-        onlyRight = try Self.roots(right.rootIDs.subtracting(left.rootIDs), in: snapshots)
+        let leftRoots = try Self.roots(left.rootIDs.subtracting(right.rootIDs), in: snapshots)
+        let rightRoots = try Self.roots(right.rootIDs.subtracting(left.rootIDs), in: snapshots)
+        // A key that is on both sides: a key on one side only can have no partner.
+        let rightByKey = Dictionary(rightRoots.map { ($0.pin, $0) }, uniquingKeysWith: { first, _ in first })
+        var reissued: [(left: Root, right: Root)] = []
+        for root in leftRoots {
+            if let partner = rightByKey[root.pin] { reissued.append((root, partner)) }
+        }
+        let reissuedKeys = Set(reissued.map(\.left.pin))
+        onlyLeft = leftRoots.filter { !reissuedKeys.contains($0.pin) }
+        onlyRight = rightRoots.filter { !reissuedKeys.contains($0.pin) }
+        self.reissued = reissued
     }
 
     private static func roots(_ ids: Set<String>, in snapshots: StoreSnapshots) throws(StoreSnapshotError) -> [Root] {

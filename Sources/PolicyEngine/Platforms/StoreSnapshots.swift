@@ -55,6 +55,13 @@ public struct StoreSnapshots: Sendable {
     public func select(_ selector: PlatformSelector) throws(StoreSnapshotError) -> [StoreSnapshot] {
         let all = try snapshots(of: selector.platform)
         guard let range = selector.versions else { return all }
+        if selector.openEnded {
+            let chosen = all.filter { range.contains($0.version) }
+            guard chosen.isEmpty else { return chosen }
+            throw StoreSnapshotError("\(selector.platform) has no snapshot of version \(range.lowerBound) or later (in "
+                + "\(selector.description.debugDescription)); the snapshots in \(directory) have "
+                + all.map(\.version.description).joined(separator: ", "))
+        }
         for end in [range.lowerBound, range.upperBound] where !all.contains(where: { $0.version == end }) {
             throw StoreSnapshotError("\(selector.platform) has no snapshot of version \(end) (in "
                 + "\(selector.description.debugDescription)); the snapshots in \(directory) have "

@@ -21,6 +21,14 @@ extension LibraryDefinition {
     /// (`--nsc-config`); it has no inline form.
     static let nsc = LibraryDefinition(
         library: .nsc,
+        // The manifest attribute and the framework that reads the file came with Android 7.0: "android:
+        // networkSecurityConfig ... Added in API level 24" (developer.android.com/reference/android/R.attr), and
+        // android.security.net.config first ships in AOSP's nougat branches. Below it the file is never read: no pins,
+        // no @raw or user anchors, no debug-overrides; the default TrustManager trusts the system and user stores.
+        availability: [LibraryAvailability(
+            platform: "android", first: PlatformVersion("24")!,
+            reason: "the Network Security Configuration exists from API 24 (Android 7.0): below it the app never "
+                + "reads network_security_config.xml and trusts the system store and user-added CAs")],
         inline: .none("nsc has no inline form: give the app's network_security_config.xml as config:"),
         configSettings: [ConfigSetting(key: "debuggable") { value, settings throws(ConfigurationError) in
             settings.debuggable = try value.bool()

@@ -52,8 +52,9 @@ public struct NSCPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { config.hasDomainConfig(for: host) }
 
-    /// The platform's default anchors when no config sets any: the system store (user CAs only for apps targeting
-    /// API 23 or lower, which pinctl does not model), never overriding pins.
+    /// The platform's default anchors when no config sets any: the system store, never overriding pins. User CAs,
+    /// which Android adds for apps targeting API 23 or lower, are in the platform's anchors for such an app
+    /// (`EvaluationContext.forApp(targetSdk:)`).
     static let platformDefault = [NetworkSecurityConfig.CertificatesSource(kind: .system, overridePins: false)]
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
@@ -71,14 +72,19 @@ public struct NSCPolicy: TrustPolicy {
         // whole list; debug-overrides' anchors are added to every such list (addDebugAnchorsIfNeeded).
         var sources = chain.lazy.compactMap(\.trustAnchors).first ?? Self.platformDefault
         if debuggable, let debug = config.debugAnchors { sources += debug }
-        for unseen in ["user", "wfa"] where sources.contains(where: { $0.name == unseen }) {
+        // With a platform, the roots given beside its store are its user's (DESIGN §12); without one, or for Wi-Fi
+        // CAs, there is nothing that stands for them.
+        let userRoots = oracle.context.platformRules?.userRoots != nil
+        for unseen in ["user", "wfa"] where sources.contains(where: { $0.name == unseen })
+            && (unseen == "wfa" || !userRoots) {
             warnings.append("\(unseen) CAs (<certificates src=\"\(unseen)\"/>) are on the device only: none is trusted "
-                + "here")
+                + "here" + (unseen == "user" ? " (with --platform, --ca-file gives them)" : ""))
         }
         let anchors = AnchorSet(sources.compactMap { source -> AnchorSet.Source? in
             switch source.kind {
             case .system: .platform
-            case .user, .wfa: nil
+            case .user: userRoots ? .userAdded : nil
+            case .wfa: nil
             case .resource(let name, let certificates): AnchorSet.Source(kind: .certificates(certificates), name: name)
             }
         })
@@ -113,7 +119,7 @@ public struct NSCPolicy: TrustPolicy {
             index < anchors.sources.count && overrides(anchors.sources[index], in: sources)
         }) {
             let source = anchors.sources[index]
-            let name = source.kind == .platform ? "system" : source.name
+            let name = source.kind == .platform ? "system" : source.kind == .userAdded ? "user" : source.name
             let why = "the chain's anchor \(anchor.subject) comes from \(name), which has overridePins=\"true\": pins "
                 + "are bypassed"
             return .trusted(.failedOpen(why), validation, warnings: warnings + [why])
@@ -141,7 +147,7 @@ public struct NSCPolicy: TrustPolicy {
         sources.contains { candidate in
             guard candidate.overridePins else { return false }
             switch (candidate.kind, source.kind) {
-            case (.system, .platform): return true
+            case (.system, .platform), (.user, .userAdded): return true
             case (.resource(let name, _), .certificates): return name == source.name
             default: return false
             }
