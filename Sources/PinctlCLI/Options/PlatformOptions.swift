@@ -26,6 +26,6 @@ struct PlatformOptions: ParsableArguments {
 
     /// The platforms as the checking core takes them; the directory is read only when a platform is named.
     var settings: PlatformSettings {
-        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.directory)
+        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.location)
     }
 }
