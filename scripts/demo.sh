@@ -6,7 +6,9 @@
 #   4. pinctl verify the same rotation offline, before it ships;
 #   5. the CI gate: one policy file of five apps (AFNetworking, Alamofire, TrustKit, OkHttp, Android NSC) checked
 #      against the server, before and after a rotation that breaks one of them;
-#   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong.
+#   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong;
+#   7. when the team's store snapshot is beside the repository (../shared/stores, with real server chains in
+#      ../shared/chains; the data is never committed), one real chain judged on Android and iOS versions.
 # The server is stopped on exit, whatever happens. The fixture root stands in for the system trust store and
 # --at fixes the time, so the demo gives the same verdicts every day.
 set -euo pipefail
@@ -116,3 +118,17 @@ echo "== a pin that matches nothing: made from the whole certificate (a browser'
 fingerprint=$(openssl x509 -in certs/libraries/intermediate-ca.pem -noout -fingerprint -sha256 | cut -d= -f2)
 run diagnose "$fingerprint" --chain certs/libraries/leaf-chain.pem --ca-file certs/libraries/root-ca.pem \
     --at 2026-06-01T00:00:00Z
+
+echo
+echo "== the devices apps run on: a real server's chain judged on each Android and iOS version's root store"
+shared=$(cd "$root/.." && pwd)/shared
+if [ -f "$shared/stores/FORMAT" ] && [ -f "$shared/chains/stackoverflow.com.pem" ]; then
+    # stackoverflow.com's chain as the server presented it, ending at ISRG Root X1 (Let's Encrypt), at a time inside
+    # its leaf's validity: untrusted where the store lacks that root.
+    run stores --stores "$shared/stores" android@21-26 ios@15-26
+    run verify --chain "$shared/chains/stackoverflow.com.pem" --host stackoverflow.com --at 2026-03-01T00:00:00Z \
+        --stores "$shared/stores" --platform android@21-26 --platform ios@15-26
+else
+    echo "(skipped: no store snapshot at $shared/stores, or no real chains at $shared/chains: they are the team's"
+    echo " data, not in the repository; scripts/build-stores.sh builds a snapshot, docs/platform-stores.md)"
+fi

@@ -134,6 +134,34 @@ gzip -9n "$pkg"/usr/share/man/man1/*.1
 chmod 644 "$pkg"/usr/share/*/completions/* "$pkg"/usr/share/zsh/vendor-completions/* \
     "$pkg"/usr/share/fish/vendor_completions.d/*
 
+# The platform store snapshot (DESIGN §12, "Where the data lives"): the team's ../shared/stores beside the repository,
+# built by scripts/build-stores.sh from public sources and never committed, goes in as /usr/share/pinctl/stores,
+# where pinctl finds it with no --stores or PINCTL_STORES; ../shared/stores.md, its provenance version by version, as
+# /usr/share/doc/pinctl/stores.md.gz (compressed, as Debian wants documentation over 4 kB). Only the files of the
+# format (docs/platform-stores.md) are copied, with their modes set here, not taken from the shared folder.
+add_stores() {  # PKG
+    local pkg=$1 shared
+    shared=$(cd "$root/.." && pwd)/shared
+    if [ ! -f "$shared/stores/FORMAT" ]; then
+        echo "package-deb.sh: no store snapshot in $shared/stores: the package is built without one, and pinctl" \
+            "--platform will need --stores DIR or PINCTL_STORES (scripts/build-stores.sh, docs/platform-stores.md)" >&2
+        return 0
+    fi
+    local stores="$pkg/usr/share/pinctl/stores" file
+    install -d -m 755 "$pkg/usr/share/pinctl" "$stores" "$stores/roots"
+    for file in "$shared"/stores/FORMAT "$shared"/stores/*.txt "$shared"/stores/apple-ct-logs.cnf; do
+        if [ -f "$file" ]; then install -m 644 "$file" "$stores/"; fi
+    done
+    find "$shared/stores/roots" -maxdepth 1 -type f -name '*.pem' -exec install -m 644 -t "$stores/roots" {} +
+    if [ -f "$shared/stores.md" ]; then
+        gzip -9nc "$shared/stores.md" >"$pkg/usr/share/doc/pinctl/stores.md.gz"
+        chmod 644 "$pkg/usr/share/doc/pinctl/stores.md.gz"
+    fi
+    echo "package-deb.sh: the store snapshot of $shared/stores goes in as /usr/share/pinctl/stores" \
+        "($(find "$stores/roots" -type f | wc -l) roots; provenance: /usr/share/doc/pinctl/stores.md.gz)" >&2
+}
+add_stores "$pkg"
+
 commit=$("$bin/pinctl" --version | sed -n '2s/^commit //p')
 changed=$(git log -1 --format=%cD 2>/dev/null || date -uR)
 # The changelog's other values are the build's own; each is still one line, or it is not written.

@@ -6,7 +6,8 @@
 # beside pinctl and are left to the plain suite, which keeps this step to about two minutes.
 # Needs the debug test build (`swift test` first). Extra arguments go to `swift test`. With PINCTL_BINARY set (e.g.
 # /usr/bin/pinctl from scripts/package-deb.sh's package), that binary is tested instead, serve's suites included,
-# and nothing is built.
+# and nothing is built; PINCTL_TEST_INSTALLED tells InstalledStoresTests that the binary is installed, so that its
+# snapshot copy (PREFIX/share/pinctl/stores, which the package carries) is the one to judge with.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -14,7 +15,7 @@ cd "$root"
 if [ -n "${PINCTL_BINARY:-}" ]; then
     # An installed pinctl (the Debian package's /usr/bin/pinctl): tested as it is, with the exporter beside it.
     echo "test-release.sh: testing $PINCTL_BINARY ($("$PINCTL_BINARY" --version | head -n 1))"
-    swift test --skip-build --filter pinctlTests "$@"
+    PINCTL_TEST_INSTALLED=1 swift test --skip-build --filter pinctlTests "$@"
     exit
 fi
 scripts/build-release.sh --product pinctl --scratch-path .build-release 2>&1 | tail -n 1

@@ -39,7 +39,7 @@ public struct PlatformJudges: Sendable {
 
     /// What a policy file already read asks for with its `platforms:` (each app's own or the file's default), judged
     /// by every app of `file`; nil when it names none. `serve` builds these once per load of its file.
-    public static func named(by file: PolicyFile, _ settings: PolicySettings, storesDirectory: String?)
+    public static func named(by file: PolicyFile, _ settings: PolicySettings, storesDirectory: StoreLocation)
         throws(InputError) -> PlatformJudges?
     {
         var named: [String] = []

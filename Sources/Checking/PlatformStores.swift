@@ -37,17 +37,17 @@ public struct PlatformStore: Sendable {
     }
 }
 
-/// The platform versions `--platform` names (repeatable, `android@24-36`), read from the snapshot directory of
-/// `--stores` or `PINCTL_STORES`. Without a platform nothing is read and nothing changes.
+/// The platform versions `--platform` names (repeatable, `android@24-36`), read from the snapshot directory
+/// `StoreLocation` finds. Without a platform nothing is read and nothing changes.
 public struct PlatformSettings: Sendable {
     /// The selectors as given, `NAME[@VERSIONS]`.
     public var selectors: [String]
-    /// The snapshot directory (`--stores`, else `PINCTL_STORES`).
-    public var storesDirectory: String?
+    /// Where the snapshot directory is (`--stores`, else `PINCTL_STORES`, else the installed copy).
+    public var storesDirectory: StoreLocation
     /// The Android API level apps target where the policy file gives none (`--target-sdk`); nil: 24 or later.
     public var targetSdk: Int?
 
-    public init(selectors: [String] = [], storesDirectory: String? = nil, targetSdk: Int? = nil) {
+    public init(selectors: [String] = [], storesDirectory: StoreLocation, targetSdk: Int? = nil) {
         self.selectors = selectors
         self.storesDirectory = storesDirectory
         self.targetSdk = targetSdk
@@ -56,7 +56,7 @@ public struct PlatformSettings: Sendable {
     /// The names (`android@24`) of the versions the selectors name, without reading a root.
     public func versionNames() throws(InputError) -> Set<String> {
         do throws(StoreSnapshotError) {
-            let snapshots = try StoreSnapshots(directory: storesDirectory)
+            let snapshots = try StoreSnapshots(storesDirectory)
             var names: Set<String> = []
             for text in selectors {
                 names.formUnion(try snapshots.select(try PlatformSelector(parsing: text)).map(\.name))
@@ -72,7 +72,7 @@ public struct PlatformSettings: Sendable {
     public func stores() throws(InputError) -> [PlatformStore] {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
-            let snapshots = try StoreSnapshots(directory: storesDirectory)
+            let snapshots = try StoreSnapshots(storesDirectory)
             // Versions share most roots: each is read once; so is the CT log list.
             var read: [String: X509Certificate] = [:]
             let rootNames = RootNameIndex()

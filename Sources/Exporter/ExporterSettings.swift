@@ -27,8 +27,9 @@ public struct ExporterSettings: Sendable {
     /// `--ca-file`/`--ca-path`: the anchors standing for the system store in place of the policy file's, or beside
     /// each platform's roots (DESIGN §12), as `check` takes them.
     public var anchors: AnchorSettings
-    /// The platform store snapshots (`--stores`, else `PINCTL_STORES`), read only when the file names `platforms:`.
-    public var storesDirectory: String?
+    /// Where the platform store snapshots are (`--stores`, else `PINCTL_STORES`, else the installed copy), read only
+    /// when the file names `platforms:`.
+    public var storesDirectory: StoreLocation
     /// The longest request target (path and query) accepted; longer ones get 414.
     public var maxURILength: Int = 2048
     /// Probes the status page lists.
@@ -47,7 +48,7 @@ public struct ExporterSettings: Sendable {
 
     public init(
         configPath: String, host: String, port: Int, allowAnyTarget: Bool, maxProbes: Int, timeout: Double,
-        fixedTime: Date?, warnDays: Int, anchors: AnchorSettings, storesDirectory: String?
+        fixedTime: Date?, warnDays: Int, anchors: AnchorSettings, storesDirectory: StoreLocation
     ) {
         self.configPath = configPath
         self.host = host

@@ -65,6 +65,15 @@ public enum PathBytes {
         }
     }
 
+    /// The running executable's own path, symbolic links resolved (/proc/self/exe: the binary itself, whatever
+    /// argv[0] or a link to it says); nil when the kernel does not tell.
+    public static func runningExecutable() -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return string(buffer[..<length])
+    }
+
     /// An environment variable with every byte kept; nil when unset.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

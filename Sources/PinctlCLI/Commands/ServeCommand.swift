@@ -13,9 +13,9 @@ struct ServeCommand: ParsableCommand {
             probe_success, probe_duration_seconds, probe_ssl_earliest_cert_expiry (the blackbox exporter's names) \
             and pinctl_probe_success{app}, pinctl_verdict{app,reason}, pinctl_certificate_not_after_seconds; \
             servername is the SNI name and the domain judged (default: the target's host). A policy file that \
-            names platforms: is judged as check --config judges it, on each version's store from --stores (or \
-            PINCTL_STORES), and each app's metrics carry a platform label per range of versions with one verdict \
-            (android@24, android@25-36). GET /metrics gives the \
+            names platforms: is judged as check --config judges it, on each version's store from --stores (else \
+            PINCTL_STORES, else the copy installed with pinctl), and each app's metrics carry a platform label per \
+            range of versions with one verdict (android@24, android@25-36). GET /metrics gives the \
             exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
             may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
             that does not load, or still loading after --reload-timeout, leaves the old one in use; probes use it \
@@ -125,7 +125,7 @@ struct ServeCommand: ParsableCommand {
             fixedTime: anchors.at == nil ? nil : anchorSettings.time,
             warnDays: warnDays, revocationAllowPrivate: revocationAllowPrivate,
             logLevel: Logger.Level(rawValue: logLevel) ?? .info,
-            anchors: anchorSettings, storesDirectory: storeOptions.directory)
+            anchors: anchorSettings, storesDirectory: storeOptions.location)
         if let failure = serve(request) {
             Terminal.printError("pinctl serve: \(failure)")
             try ExitStatus.inputError.exit()
@@ -159,8 +159,8 @@ package struct ServeRequest: Sendable {
     package let logLevel: Logger.Level
     /// `--ca-file`, `--ca-path` and `--at`, as `check` takes them.
     package let anchors: AnchorSettings
-    /// `--stores`, else `PINCTL_STORES`: the snapshots of the platforms a policy file names.
-    package let storesDirectory: String?
+    /// `--stores`, else `PINCTL_STORES`, else the installed copy: the snapshots of the platforms a policy file names.
+    package let storesDirectory: StoreLocation
 }
 
 /// `--listen`: HOST:PORT or [IPv6]:PORT.

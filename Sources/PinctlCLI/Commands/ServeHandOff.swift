@@ -23,15 +23,11 @@ enum ServeHandOff {
         try ExitStatus.inputError.exit()
     }
 
-    /// pinctl-serve in the directory of the running executable (/proc/self/exe: the binary itself, whatever
-    /// argv[0] or a symbolic link says).
+    /// pinctl-serve in the directory of the running executable (the binary itself, whatever argv[0] or a symbolic
+    /// link says).
     private static func siblingPath() -> String? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let path = Array(buffer[..<length])
-        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        return PathBytes.string(Array(path[...slash]) + Array(executableName.utf8))
+        guard let executable = PathBytes.runningExecutable() else { return nil }
+        return Path.join(Path.parent(of: executable), executableName)
     }
 
     /// execv with every argument's bytes as the user gave them; returns only when exec failed (errno says why).

@@ -9,8 +9,10 @@ struct StoresCommand: ParsableCommand {
         discussion: """
             The snapshots (Android API levels, Apple's trust stores by iOS and macOS version, Mozilla's as Debian \
             ships it) are built by scripts/build-stores.sh from the public histories of AOSP's \
-            system/ca-certificates and Apple's security_certificates into a directory you name; pinctl reads it \
-            from --stores DIR or PINCTL_STORES (docs/platform-stores.md).
+            system/ca-certificates and Apple's security_certificates into a directory you name. pinctl reads it \
+            from --stores DIR, else PINCTL_STORES, else the copy installed with pinctl (PREFIX/share/pinctl/stores: \
+            /usr/share/pinctl/stores from the Debian package); the list names the directory it read and how it was \
+            found (docs/platform-stores.md).
 
             Examples:
               pinctl stores --stores ~/pinctl-stores
@@ -22,11 +24,9 @@ struct StoresCommand: ParsableCommand {
         defaultSubcommand: StoresListCommand.self
     )
 
-    /// The snapshot directory of `--stores`, else `PINCTL_STORES`; exit 2 with the reason when it cannot be read.
+    /// The snapshot directory `StoreLocation` finds; exit 2 with the reason when there is none or it cannot be read.
     static func open(_ options: StoresOptions) throws -> StoreSnapshots {
-        try readingStores { () throws(StoreSnapshotError) in
-            try StoreSnapshots(directory: options.stores ?? ProcessInfo.processInfo.environment["PINCTL_STORES"])
-        }
+        try readingStores { () throws(StoreSnapshotError) in try StoreSnapshots(options.location) }
     }
 
     /// Runs `body`; a snapshot error is printed and ends the command with exit 2 (DESIGN §3: input error).
@@ -61,13 +61,16 @@ struct StoresListCommand: ParsableCommand {
 
     func run() throws {
         let snapshots = try StoresCommand.open(storeOptions)
-        let chosen: [StoreSnapshot] = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
+        let (chosen, newest) = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
             var chosen: [StoreSnapshot] = []
             for text in platforms.isEmpty ? snapshots.platforms() : platforms {
                 chosen += try snapshots.select(try PlatformSelector(parsing: text))
             }
-            return chosen
+            return (chosen, try snapshots.newestDate())
         }
+        // Which copy was read, and how old its data is: an installed copy ages with the package.
+        print("snapshots in \(Terminal.safe(snapshots.directory)) \(snapshots.location.origin); newest snapshot "
+            + (newest.map(Terminal.safe) ?? "none"))
         if chosen.isEmpty {
             print("no platform snapshots in \(Terminal.safe(snapshots.directory))")
             return

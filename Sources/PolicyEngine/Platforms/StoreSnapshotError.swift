@@ -7,8 +7,10 @@ public struct StoreSnapshotError: Error, Sendable, Equatable, CustomStringConver
     /// Where to get snapshots, said with every error that has none.
     static let howToBuild = "build them with scripts/build-stores.sh (docs/platform-stores.md)"
 
-    static func noDirectory() -> StoreSnapshotError {
-        StoreSnapshotError("no store snapshots: pass --stores DIR or set PINCTL_STORES; \(howToBuild)")
+    /// No rule of `StoreLocation` found a directory: each place looked, and how to get one there.
+    static func noDirectory(looked: [String]) -> StoreSnapshotError {
+        StoreSnapshotError("no store snapshots: looked at \(looked.joined(separator: ", ")); \(howToBuild), then "
+            + "pass --stores DIR or set PINCTL_STORES")
     }
 
     static func malformed(_ path: String, line: Int, _ reason: String) -> StoreSnapshotError {

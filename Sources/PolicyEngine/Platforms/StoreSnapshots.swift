@@ -6,26 +6,41 @@ import OpenSSLWrapper
 public struct StoreSnapshots: Sendable {
     /// The directory, as given.
     public let directory: String
+    /// Where the directory came from: `--stores`, `PINCTL_STORES` or the installed copy.
+    public let location: StoreLocation
 
     /// The first line of `FORMAT`: a directory without it is not a snapshot directory.
     static let format = "pinctl-stores 1"
 
-    /// Opens `directory` (from `--stores`, else `PINCTL_STORES`); nil means neither was given.
-    public init(directory: String?) throws(StoreSnapshotError) {
-        guard let directory, !directory.isEmpty else { throw .noDirectory() }
+    /// Opens the directory `location` found; none found is an error naming every place looked.
+    public init(_ location: StoreLocation) throws(StoreSnapshotError) {
+        guard let directory = location.directory else { throw .noDirectory(looked: location.looked) }
+        guard !directory.isEmpty else { throw StoreSnapshotError("--stores names no directory (an empty argument)") }
         self.directory = directory
+        self.location = location
         let formatPath = Path.join(directory, "FORMAT")
         let text: String
         do {
             text = String(decoding: try FileInput.read(formatPath), as: UTF8.self)
         } catch {
-            throw StoreSnapshotError("\(formatPath): \(error.reason): \(directory) is not a store snapshot "
-                + "directory; \(StoreSnapshotError.howToBuild)")
+            throw StoreSnapshotError("\(formatPath): \(error.reason): \(directory) \(location.origin) is not a store "
+                + "snapshot directory; \(StoreSnapshotError.howToBuild)")
         }
         guard text.split(separator: "\n").first.map(String.init) == Self.format else {
             throw StoreSnapshotError("\(formatPath): expected \(Self.format.debugDescription) (a snapshot of another "
                 + "format or another tool); rebuild it with scripts/build-stores.sh")
         }
+    }
+
+    /// The date of the newest snapshot of any platform (`YYYY-MM-DD`); nil when there are none.
+    public func newestDate() throws(StoreSnapshotError) -> String? {
+        var newest: String?
+        for platform in platforms() {
+            for snapshot in try snapshots(of: platform) where newest.map({ snapshot.date > $0 }) ?? true {
+                newest = snapshot.date
+            }
+        }
+        return newest
     }
 
     /// The platforms the directory has snapshots of, in `PlatformSelector.snapshotPlatforms` order.
@@ -38,7 +53,7 @@ public struct StoreSnapshots: Sendable {
         let path = membershipPath(platform)
         guard (try? FileSystem.kind(of: path)) != nil else {
             let present = platforms()
-            throw StoreSnapshotError("\(directory) has no snapshot of \(platform) (it has "
+            throw StoreSnapshotError("\(directory) \(location.origin) has no snapshot of \(platform) (it has "
                 + "\(present.isEmpty ? "none" : present.joined(separator: ", ")))")
         }
         let bytes: [UInt8]
