@@ -9,6 +9,7 @@ Output (docs/platform-stores.md is the contract pinctl reads):
 """
 import argparse
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -160,7 +161,15 @@ def commit_of(git_dir, revision):
 
 
 def block(version, label, date, source, identifiers):
-    lines = [f"version {version}", f"label {label}", f"date {date}", f"source {source}"]
+    where = f"version {version}"
+    lines = [f"version {version}", f"label {text_value(label, where)}", f"date {date}",
+             f"source {text_value(source, where)}"]
+    try:
+        datetime.datetime.strptime(date, "%Y-%m-%d")
+    except ValueError:
+        fail(f"{where}: {date!r} is not a day YYYY-MM-DD")
+    if len(set(identifiers)) > MAXIMUM_ROOTS:
+        fail(f"{where}: more than the {MAXIMUM_ROOTS} roots pinctl reads")
     lines += [f"root {identifier}" for identifier in sorted(set(identifiers))]
     return "\n".join(lines) + "\n"
 
@@ -234,7 +243,9 @@ def apple_ct_logs(git_dir):
                 section, is_trusted = ct_log_section(operator, log, tag, name)
                 sections.append(section)
                 (trusted if is_trusted else untrusted).append(name)
-        source = conf_value(f"security_certificates {commit[0]} ({tag})")
+        if len(sections) > MAXIMUM_LOGS:
+            fail(f"apple {tag}: certificate_transparency/log_list.json: more than the {MAXIMUM_LOGS} logs pinctl reads")
+        source = conf_value(f"security_certificates {commit[0]} ({tag})", f"apple {tag}")
         # OpenSSL loads enabled_logs only; the untrusted ones are there to name them when an SCT is from one.
         header = [f"list_date = {commit[1]}", f"list_source = {source}", f"enabled_logs = {','.join(trusted)}",
                   f"untrusted_logs = {','.join(untrusted)}"]
@@ -252,10 +263,15 @@ def ct_log_section(operator, log, tag, name):
         key = base64.b64decode(log["key"], validate=True)
     except (KeyError, ValueError, TypeError):
         fail(f"{where}: no valid base64 log_id and key")
+    if len(base64.b64encode(key)) > MAXIMUM_KEY:
+        fail(f"{where}: a key longer than pinctl reads ({MAXIMUM_KEY} base64 characters)")
     if hashlib.sha256(key).digest() != identifier:
         fail(f"{where}: its log_id is not the SHA-256 of its key")
-    lines = [f"[{name}]", f"description = {conf_value(log.get('description', ''))}",
-             f"key = {base64.b64encode(key).decode()}", f"operator = {conf_value(operator.get('name', ''))}"]
+    # pinctl takes a key OpenSSL reads as a public key and writes back to the same DER (CTLogListFile.publicKey).
+    if openssl(["pkey", "-pubin", "-inform", "DER", "-outform", "DER"], key) != key:
+        fail(f"{where}: its key is not a DER SubjectPublicKeyInfo OpenSSL reads back the same")
+    lines = [f"[{name}]", f"description = {conf_value(log.get('description', ''), where)}",
+             f"key = {base64.b64encode(key).decode()}", f"operator = {conf_value(operator.get('name', ''), where)}"]
     if "pending" in state or "rejected" in state:
         untrusted = "pending" if "pending" in state else "rejected"
         lines.append(f"untrusted = {untrusted} {timestamp(state[untrusted], where)}")
@@ -268,14 +284,36 @@ def ct_log_section(operator, log, tag, name):
         fail(f"{where}: unknown state {sorted(state)}")
     interval = log.get("temporal_interval")
     if interval:
-        lines.append(f"shard_start = {stamp(interval.get('start_inclusive'), where)}")
-        lines.append(f"shard_end = {stamp(interval.get('end_exclusive'), where)}")
+        start, end = stamp(interval.get("start_inclusive"), where), stamp(interval.get("end_exclusive"), where)
+        if start >= end:
+            fail(f"{where}: its temporal_interval does not start before it ends")
+        lines += [f"shard_start = {start}", f"shard_end = {end}"]
     return "\n".join(lines) + "\n", True
 
 
-def conf_value(text):
-    """One line of text as an OpenSSL config value: quotes, `$`, `#` and backslashes escaped, spaces kept."""
-    return re.sub(r"([\\\"'$#])", r"\\\1", " ".join(str(text).split()))
+# The bounds of what pinctl reads (CTLogListSyntax.maximumLogs, CTLogListFile.maximumKeyLength,
+# StoreSnapshotFile.maximumRoots).
+MAXIMUM_LOGS = 1000
+MAXIMUM_KEY = 4096
+MAXIMUM_ROOTS = 10000
+# What pinctl reads of a label, a source, a log's description or operator (StoreSnapshotFile.maximumTextLength and
+# CTLogListFile.maximumTextLength): at most this many characters, printable.
+MAXIMUM_TEXT = 256
+
+
+def text_value(text, where):
+    """`text` on one line, its runs of white space one space each; refused unless pinctl takes it as it is: printable
+    (no control, format or separator character but the space: what UntrustedText.isPrintable takes) and short."""
+    text = " ".join(str(text).split())
+    if not text.isprintable() or len(text) > MAXIMUM_TEXT:
+        fail(f"{where}: {text[:40]!r}: not printable text of at most {MAXIMUM_TEXT} characters, which pinctl refuses")
+    return text
+
+
+def conf_value(text, where):
+    """One line of text as a value of apple-ct-logs.cnf: quotes, `$`, `#` and backslashes escaped (CTLogListSyntax
+    reads each as the character it escapes), spaces kept."""
+    return re.sub(r"([\\\"'$#])", r"\\\1", text_value(text, where))
 
 
 def timestamp(state, where):
@@ -283,8 +321,13 @@ def timestamp(state, where):
 
 
 def stamp(text, where):
+    """A time as pinctl reads it (CTLogListFile.time): YYYY-MM-DDTHH:MM:SSZ exactly, and a time that exists."""
     if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", text):
         fail(f"{where}: {text!r} is not a time YYYY-MM-DDTHH:MM:SSZ")
+    try:
+        datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        fail(f"{where}: {text!r} is not a time that exists")
     return text
 
 
