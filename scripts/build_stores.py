@@ -9,6 +9,7 @@ Output (docs/platform-stores.md is the contract pinctl reads):
 """
 import argparse
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -19,8 +20,8 @@ import sys
 sys.dont_write_bytecode = True  # scripts/ stays as committed: no __pycache__ beside the modules below
 
 from build_stores_android import android, parse_refs  # noqa: E402
-from build_stores_common import (block, commit_of, excerpt, fail, git, git_directory, tree_roots,  # noqa: E402
-                                 Roots, warn)
+from build_stores_common import (block, commit_of, excerpt, fail, git, git_directory, openssl,  # noqa: E402
+                                 text_value, tree_roots, Roots, warn, MAXIMUM_KEY, MAXIMUM_LOGS)
 from build_stores_output import Staging  # noqa: E402
 
 # Apple's trust store per OS major, with the security_certificates tag of the first release of that major.
@@ -106,7 +107,9 @@ def apple_ct_logs(git_dir):
                 section, is_trusted = ct_log_section(operator, log, tag, name)
                 sections.append(section)
                 (trusted if is_trusted else untrusted).append(name)
-        source = conf_value(f"security_certificates {commit[0]} ({tag})")
+        if len(sections) > MAXIMUM_LOGS:
+            fail(f"apple {tag}: certificate_transparency/log_list.json: more than the {MAXIMUM_LOGS} logs pinctl reads")
+        source = conf_value(f"security_certificates {commit[0]} ({tag})", f"apple {tag}")
         # OpenSSL loads enabled_logs only; the untrusted ones are there to name them when an SCT is from one.
         header = [f"list_date = {commit[1]}", f"list_source = {source}", f"enabled_logs = {','.join(trusted)}",
                   f"untrusted_logs = {','.join(untrusted)}"]
@@ -124,10 +127,15 @@ def ct_log_section(operator, log, tag, name):
         key = base64.b64decode(log["key"], validate=True)
     except (KeyError, ValueError, TypeError):
         fail(f"{where}: no valid base64 log_id and key")
+    if len(base64.b64encode(key)) > MAXIMUM_KEY:
+        fail(f"{where}: a key longer than pinctl reads ({MAXIMUM_KEY} base64 characters)")
     if hashlib.sha256(key).digest() != identifier:
         fail(f"{where}: its log_id is not the SHA-256 of its key")
-    lines = [f"[{name}]", f"description = {conf_value(log.get('description', ''))}",
-             f"key = {base64.b64encode(key).decode()}", f"operator = {conf_value(operator.get('name', ''))}"]
+    # pinctl takes a key OpenSSL reads as a public key and writes back to the same DER (CTLogListFile.publicKey).
+    if openssl(["pkey", "-pubin", "-inform", "DER", "-outform", "DER"], key) != key:
+        fail(f"{where}: its key is not a DER SubjectPublicKeyInfo OpenSSL reads back the same")
+    lines = [f"[{name}]", f"description = {conf_value(log.get('description', ''), where)}",
+             f"key = {base64.b64encode(key).decode()}", f"operator = {conf_value(operator.get('name', ''), where)}"]
     if "pending" in state or "rejected" in state:
         untrusted = "pending" if "pending" in state else "rejected"
         lines.append(f"untrusted = {untrusted} {timestamp(state[untrusted], where)}")
@@ -140,14 +148,17 @@ def ct_log_section(operator, log, tag, name):
         fail(f"{where}: unknown state {sorted(state)}")
     interval = log.get("temporal_interval")
     if interval:
-        lines.append(f"shard_start = {stamp(interval.get('start_inclusive'), where)}")
-        lines.append(f"shard_end = {stamp(interval.get('end_exclusive'), where)}")
+        start, end = stamp(interval.get("start_inclusive"), where), stamp(interval.get("end_exclusive"), where)
+        if start >= end:
+            fail(f"{where}: its temporal_interval does not start before it ends")
+        lines += [f"shard_start = {start}", f"shard_end = {end}"]
     return "\n".join(lines) + "\n", True
 
 
-def conf_value(text):
-    """One line of text as an OpenSSL config value: quotes, `$`, `#` and backslashes escaped, spaces kept."""
-    return re.sub(r"([\\\"'$#])", r"\\\1", " ".join(str(text).split()))
+def conf_value(text, where):
+    """One line of text as a value of apple-ct-logs.cnf: quotes, `$`, `#` and backslashes escaped (CTLogListSyntax
+    reads each as the character it escapes), spaces kept."""
+    return re.sub(r"([\\\"'$#])", r"\\\1", text_value(text, where))
 
 
 def timestamp(state, where):
@@ -157,6 +168,10 @@ def timestamp(state, where):
 def stamp(text, where):
     if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", text):
         fail(f"{where}: {text!r} is not a time YYYY-MM-DDTHH:MM:SSZ")
+    try:
+        datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        fail(f"{where}: {text!r} is not a time that exists")
     return text
 
 

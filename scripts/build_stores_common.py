@@ -1,4 +1,5 @@
 """What every source of scripts/build_stores.py shares: messages, git and openssl, the roots/ folder, a block."""
+import datetime
 import hashlib
 import os
 import re
@@ -107,6 +108,33 @@ def commit_of(git_dir, revision):
 
 
 def block(version, label, date, source, identifiers):
-    lines = [f"version {version}", f"label {label}", f"date {date}", f"source {source}"]
+    where = f"version {version}"
+    lines = [f"version {version}", f"label {text_value(label, where)}", f"date {date}",
+             f"source {text_value(source, where)}"]
+    try:
+        datetime.datetime.strptime(date, "%Y-%m-%d")
+    except ValueError:
+        fail(f"{where}: {date!r} is not a day YYYY-MM-DD")
+    if len(set(identifiers)) > MAXIMUM_ROOTS:
+        fail(f"{where}: more than the {MAXIMUM_ROOTS} roots pinctl reads")
     lines += [f"root {identifier}" for identifier in sorted(set(identifiers))]
     return "\n".join(lines) + "\n"
+
+
+# The bounds of what pinctl reads (CTLogListSyntax.maximumLogs, CTLogListFile.maximumKeyLength,
+# StoreSnapshotFile.maximumRoots).
+MAXIMUM_LOGS = 1000
+MAXIMUM_KEY = 4096
+MAXIMUM_ROOTS = 10000
+# What pinctl reads of a label, a source, a log's description or operator (StoreSnapshotFile.maximumTextLength and
+# CTLogListFile.maximumTextLength): at most this many characters, printable.
+MAXIMUM_TEXT = 256
+
+
+def text_value(text, where):
+    """`text` on one line, its runs of white space one space each; refused unless pinctl takes it as it is: printable
+    (no control, format or separator character but the space: what UntrustedText.isPrintable takes) and short."""
+    text = " ".join(str(text).split())
+    if not text.isprintable() or len(text) > MAXIMUM_TEXT:
+        fail(f"{where}: {text[:40]!r}: not printable text of at most {MAXIMUM_TEXT} characters, which pinctl refuses")
+    return text

@@ -131,7 +131,7 @@ extension X509Certificate {
         try encode("encode certificate") { i2d_X509(pointer, $0) }
     }
 
-    private static func encode(_ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> [UInt8] {
+    static func encode(_ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> [UInt8] {
         let length = i2d(nil)
         guard length > 0 else { throw OpenSSLError.drain(operation) }
         var bytes = [UInt8](repeating: 0, count: Int(length))

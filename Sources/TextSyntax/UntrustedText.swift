@@ -48,6 +48,22 @@ public enum UntrustedText {
     /// The reason a reader gives for a NUL byte, after the file and the line of `nulByteLine`.
     public static let nulByteReason = "holds a NUL byte: not a text file"
 
+    /// Whether every character of `text` is printable, as Python's `str.isprintable` counts it (the snapshot builder
+    /// checks the same): no Other (control, format, surrogate, private use, unassigned) and no Separator but the ASCII
+    /// space. Text a data file holds for display (a label, a log's description) is refused otherwise.
+    public static func isPrintable(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            if scalar == " " { return true }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
+                 .spaceSeparator:
+                return false
+            default:
+                return true
+            }
+        }
+    }
+
     private static func isQuotable(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             return scalar.value > 0x20 && scalar.value < 0x7F && !":@=".unicodeScalars.contains(scalar)

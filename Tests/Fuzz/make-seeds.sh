@@ -352,4 +352,74 @@ printf '`` a ` b ```' >"$dir/markdown-backtick-runs"
 printf ' a\\|b | c\\ ' >"$dir/markdown-pipes-backslashes-spaces"
 fi
 
+# FuzzCTLogList: apple-ct-logs.cnf as scripts/build_stores.py writes it, with the test logs' keys of certs/ct/, and
+# the ways a hand-edited or hostile one goes wrong (variables, directives, quotes, times, keys).
+if wanted FuzzCTLogList; then
+dir=$(fresh FuzzCTLogList)
+key() { sed -n "/^\[$1\]/,/^key/s/^key = //p" "$certs/ct/ct-logs.cnf"; }
+a=$(key a)
+b=$(key b)
+c=$(key c)
+rsa=$(openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 2>/dev/null | openssl pkey -pubout -outform DER \
+    | base64 -w0)
+list() {  # DESCRIPTION-OF-A EXTRA-LINES-OF-A
+    printf '# pinctl store snapshot: Apple'"'"'s CT log list (written by scripts/build-stores.sh)\n'
+    printf 'list_date = 2025-09-01\nlist_source = security_certificates 0123abcd (security_certificates-55313.0.8)\n'
+    printf 'enabled_logs = a,c,r\nuntrusted_logs = b\n\n'
+    printf '[a]\ndescription = %s\nkey = %s\noperator = Operator A\n%s\n' "$1" "$a" "$2"
+    printf '[b]\ndescription = CT Log B\nkey = %s\noperator = Operator B\nuntrusted = rejected 2025-06-01T00:00:00Z\n\n' "$b"
+    printf '[c]\ndescription = CT Log C\nkey = %s\noperator = \nretired = 2025-06-01T00:00:00Z\n\n' "$c"
+    printf '[r]\ndescription = RSA log\nkey = %s\noperator = Operator R\n' "$rsa"
+}
+list 'CT Log A' 'readonly = 2025-07-01T00:00:00Z' >"$dir/builder-form.cnf"
+list 'CT Log A' $'shard_start = 2025-01-01T00:00:00Z\nshard_end = 2026-01-01T00:00:00Z' >"$dir/sharded.cnf"
+list "Cloudflare \\'Nimbus\\' \\\"x\\\" \\\$HOME \\# \\\\" '' >"$dir/escapes.cnf"
+list 'CT Log A $ENV::HOME ${HOME}' '' >"$dir/variables.cnf"
+list "it's" '' >"$dir/unescaped-quote.cnf"
+list 'CT Log A' '.include /etc/hostname' >"$dir/include.cnf"
+list 'CT Log A' 'url = https://a.ct.test/' >"$dir/unknown-key.cnf"
+list 'CT Log A' 'readonly = 2025-02-30T00:00:00Z' >"$dir/no-such-day.cnf"
+list 'CT Log A' 'untrusted = pending 2025-06-01T00:00:00Z' >"$dir/trusted-and-untrusted.cnf"
+list $'CT Log A \xe2\x80\xae' '' >"$dir/bidi-override.cnf"
+list 'CT Log A' '' | sed 's/$/\r/' >"$dir/crlf.cnf"
+list 'CT Log A' '' | sed "s|^key = $a|key = ${a%==}AA==|" >"$dir/key-trailing-byte.cnf"
+list 'CT Log A' '' | sed 's/^enabled_logs = a,c,r/enabled_logs = a,c,r,b/' >"$dir/listed-twice.cnf"
+printf 'list_date = 2025-09-01\nlist_source = none\nenabled_logs = \n' >"$dir/no-logs.cnf"
+printf 'PATH=/usr/bin\0TOKEN=x\0' >"$dir/environ"
+fi
+
+# FuzzStoreSnapshotFile: membership files as scripts/build_stores.py writes them, and the ways one goes wrong.
+if wanted FuzzStoreSnapshotFile; then
+dir=$(fresh FuzzStoreSnapshotFile)
+id() { openssl x509 -in "$certs/$1" -pubkey -noout | openssl pkey -pubin -outform DER | sha256sum | cut -c1-64; }
+root=$(id root-ca.pem)
+other=$(id other-root-ca.pem)
+suffix=$(openssl x509 -in "$certs/root-ca.pem" -outform DER | sha256sum | cut -c1-8)
+block() {  # VERSION LABEL DATE ROOT...
+    local version=$1 label=$2 date=$3
+    shift 3
+    printf 'version %s\nlabel %s\ndate %s\nsource system/ca-certificates 0123abcd (android-%s)\n' \
+        "$version" "$label" "$date" "$version"
+    for id in "$@"; do printf 'root %s\n' "$id"; done
+}
+{
+    printf '# pinctl store snapshot: android (written by scripts/build-stores.sh; docs/platform-stores.md)\n\n'
+    block 24 'Android 7.0 (API 24)' 2016-08-01 "$root"
+    printf '\n'
+    block 25 'Android 7.1.1 (API 25)' 2016-12-05 "$other" "$root" "$root-$suffix"
+} >"$dir/builder-form.txt"
+{ block 10.14 'macOS 10.14' 2018-09-10 "$root"; block 10.15 'macOS 10.15' 2019-09-10; block 11 'macOS 11' \
+    2020-09-10 "$other"; } >"$dir/dotted-versions.txt"
+sed 's/$/\r/' "$dir/builder-form.txt" >"$dir/crlf.txt"
+block 24 'Android 7.0 (API 24)' 2016-08-01 "$root" | grep -v '^label' >"$dir/no-label.txt"
+block 24 'Android 7.0 (API 24)' 2016-08-01 "$root" | grep -v '^date' >"$dir/no-date.txt"
+{ block 24 'a' 2016-08-01; block 24 'b' 2016-08-02; } >"$dir/version-twice.txt"
+block 24 'Android 7.0 (API 24)' 2016-8-1 >"$dir/short-date.txt"
+block 24 'Android 7.0 (API 24)' 2016-08-01 "${root^^}" "$root-zz" >"$dir/bad-root-ids.txt"
+block 24 $'Android \x1b[2J' 2016-08-01 >"$dir/control-in-label.txt"
+printf 'label before any version\nversion 24\n' >"$dir/key-before-version.txt"
+printf 'ghp_0123456789abcdefTOKEN extra\n' >"$dir/token-line.txt"
+printf 'PATH=/usr/bin\0TOKEN=x y\0' >"$dir/environ"
+fi
+
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

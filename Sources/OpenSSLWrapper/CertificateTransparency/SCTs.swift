@@ -68,7 +68,7 @@ enum SCTs {
         guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf.pointer) == 1,
               issuer.map({ CT_POLICY_EVAL_CTX_set1_issuer(context, $0.pointer) == 1 }) ?? true
         else { fatalError("CT_POLICY_EVAL_CTX_set1: out of memory") }
-        CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, logs.store)
+        CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, logs.store.pointer)
         CT_POLICY_EVAL_CTX_set_time(context, milliseconds(time))
         return body(context)
     }

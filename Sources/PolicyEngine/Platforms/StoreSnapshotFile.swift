@@ -1,46 +1,71 @@
+import TextSyntax
+
 /// Reads one platform's membership file (`android.txt`): blocks of `version`, `label`, `date`, `source` and `root`
 /// lines, `#` comments and blank lines between them (docs/platform-stores.md).
-enum StoreSnapshotFile {
-    /// The versions `text` records for `platform`; a line it cannot read stops it at that line (`path:line:`).
-    static func parse(_ text: String, platform: String, path: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
+///
+/// `--stores` can name any directory, so the file can be anything (a token file, `/proc/self/environ`): an error
+/// names the file, the line and what was expected there, and quotes nothing of the line but a version it has read.
+/// Size, line length, versions and roots are bounded, and the work is linear in the file.
+package enum StoreSnapshotFile {
+    /// android.txt of 23 API levels takes 234 kB.
+    static let maximumSize = 4 << 20
+    /// A root line takes 70 bytes, a source line about 130.
+    static let maximumLineLength = 1024
+    static let maximumVersions = 1000
+    static let maximumRoots = 10_000
+    /// The most characters of a label or a source.
+    static let maximumTextLength = 256
+
+    static let keys = "version, label, date, source or root"
+
+    /// The versions `bytes` records for `platform`; a line it cannot read stops it at that line (`path:line:`).
+    package static func parse(_ bytes: [UInt8], platform: String, path: String) throws(StoreSnapshotError)
+        -> [StoreSnapshot] {
+        guard bytes.count <= maximumSize else {
+            throw StoreSnapshotError("\(path): larger than \(maximumSize >> 20) MiB, which no snapshot comes near; "
+                + "rebuild it with scripts/build-stores.sh")
+        }
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw .malformed(path, line: line, UntrustedText.nulByteReason)
+        }
         var snapshots: [StoreSnapshot] = []
+        var seen: [PlatformVersion: Int] = [:]
         var current: Block?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let number = index + 1
-            guard let space = line.firstIndex(of: " ") else {
-                throw .malformed(path, line: number, "expected KEY VALUE, e.g. `version 24`")
+        var number = 0
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            let body = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            guard body.count <= maximumLineLength else {
+                throw .malformed(path, line: number, "a line longer than \(maximumLineLength) bytes")
             }
-            let key = line[..<space]
+            guard let line = String(validating: body, as: UTF8.self) else {
+                throw .malformed(path, line: number, "not UTF-8 text")
+            }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let space = line.firstIndex(of: " "), let key = Key(rawValue: String(line[..<space])) else {
+                throw .malformed(path, line: number, "expected `KEY VALUE`, KEY one of \(keys), a # comment or a "
+                    + "blank line")
+            }
             let value = String(line[line.index(after: space)...])
-            if key == "version" {
+            if key == .version {
                 if let block = current { snapshots.append(try block.snapshot(platform: platform, path: path)) }
                 guard let version = PlatformVersion(value) else {
-                    throw .malformed(path, line: number, "version \(value.debugDescription) is not dotted numbers")
+                    throw .malformed(path, line: number, "a version is dotted decimal numbers (24, 10.15, 20230311)")
                 }
-                guard !snapshots.contains(where: { $0.version == version }) else {
-                    throw .malformed(path, line: number, "version \(value) is recorded twice")
+                if let first = seen[version] {
+                    throw .malformed(path, line: number, "version \(version) again (first on line \(first))")
                 }
+                guard seen.count < maximumVersions else {
+                    throw .malformed(path, line: number, "more than \(maximumVersions) versions")
+                }
+                seen[version] = number
                 current = Block(version: version, line: number)
                 continue
             }
             guard current != nil else {
-                throw .malformed(path, line: number, "`\(key)` before the first `version` line")
+                throw .malformed(path, line: number, "\(key.rawValue) before the first version line")
             }
-            switch key {
-            case "label": current?.label = value
-            case "date": current?.date = value
-            case "source": current?.source = value
-            case "root":
-                guard isRootID(value) else {
-                    throw .malformed(path, line: number, "root id \(value.debugDescription) is not a SHA-256 in hex")
-                }
-                current?.roots.insert(value)
-            default:
-                throw .malformed(path, line: number,
-                                 "unknown key `\(key)` (expected version, label, date, source or root)")
-            }
+            try current?.take(key, value, line: number, path: path)
         }
         if let block = current { snapshots.append(try block.snapshot(platform: platform, path: path)) }
         return snapshots.sorted { $0.version < $1.version }
@@ -48,11 +73,26 @@ enum StoreSnapshotFile {
 
     /// 64 lowercase hex digits, optionally `-` and 8 more (a second certificate for the same key); nothing that could
     /// name a path outside `roots/`.
-    static func isRootID(_ text: String) -> Bool {
+    static func isRootID(_ text: some StringProtocol) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let lengths = parts.map(\.count)
+        let lengths = parts.map(\.utf8.count)
         guard lengths == [64] || lengths == [64, 8] else { return false }
         return text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2D }
+    }
+
+    /// `YYYY-MM-DD`.
+    static func isDay(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return false }
+        let digits = bytes[0..<4] + bytes[5..<7] + bytes[8..<10]
+        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let month = Int(bytes[5] - 0x30) * 10 + Int(bytes[6] - 0x30)
+        let day = Int(bytes[8] - 0x30) * 10 + Int(bytes[9] - 0x30)
+        return (1...12).contains(month) && (1...31).contains(day)
+    }
+
+    private enum Key: String {
+        case version, label, date, source, root
     }
 
     private struct Block {
@@ -62,6 +102,37 @@ enum StoreSnapshotFile {
         var date: String?
         var source: String?
         var roots: Set<String> = []
+
+        mutating func take(_ key: Key, _ value: String, line number: Int, path: String) throws(StoreSnapshotError) {
+            func fail(_ reason: String) -> StoreSnapshotError {
+                .malformed(path, line: number, "version \(version): \(reason)")
+            }
+            switch key {
+            case .version:
+                return
+            case .root:
+                guard StoreSnapshotFile.isRootID(value) else {
+                    throw fail("a root id is 64 lowercase hex digits, optionally `-` and 8 more")
+                }
+                guard roots.count < StoreSnapshotFile.maximumRoots else {
+                    throw fail("more than \(StoreSnapshotFile.maximumRoots) roots")
+                }
+                roots.insert(value)
+            case .date:
+                guard date == nil else { throw fail("a second date line") }
+                guard StoreSnapshotFile.isDay(value) else { throw fail("the date is not a day YYYY-MM-DD") }
+                date = value
+            case .label, .source:
+                guard (key == .label ? label : source) == nil else { throw fail("a second \(key.rawValue) line") }
+                guard value.unicodeScalars.count <= StoreSnapshotFile.maximumTextLength,
+                      UntrustedText.isPrintable(value)
+                else {
+                    throw fail("the \(key.rawValue) is not printable text of at most "
+                        + "\(StoreSnapshotFile.maximumTextLength) characters")
+                }
+                if key == .label { label = value } else { source = value }
+            }
+        }
 
         func snapshot(platform: String, path: String) throws(StoreSnapshotError) -> StoreSnapshot {
             guard let date, let source else {

@@ -1,5 +1,6 @@
 import FileAccess
 import OpenSSLWrapper
+import TextSyntax
 
 /// The snapshot directory `scripts/build-stores.sh` writes (docs/platform-stores.md), read only as far as a command
 /// asks: the membership file of a platform when that platform is named, a root's certificate when it is shown.
@@ -19,14 +20,15 @@ public struct StoreSnapshots: Sendable {
         self.directory = directory
         self.location = location
         let formatPath = Path.join(directory, "FORMAT")
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = String(decoding: try FileInput.read(formatPath), as: UTF8.self)
+            bytes = try FileInput.read(formatPath)
         } catch {
             throw StoreSnapshotError("\(formatPath): \(error.reason): \(directory) \(location.origin) is not a store "
                 + "snapshot directory; \(StoreSnapshotError.howToBuild)")
         }
-        guard text.split(separator: "\n").first.map(String.init) == Self.format else {
+        // Compared, never quoted: the directory can be any, and so can its FORMAT.
+        guard bytes.split(separator: UInt8(ascii: "\n")).first.map(Array.init) == Array(Self.format.utf8) else {
             throw StoreSnapshotError("\(formatPath): expected \(Self.format.debugDescription) (a snapshot of another "
                 + "format or another tool); rebuild it with scripts/build-stores.sh")
         }
@@ -62,7 +64,7 @@ public struct StoreSnapshots: Sendable {
         } catch {
             throw StoreSnapshotError("\(path): \(error.reason)")
         }
-        return try StoreSnapshotFile.parse(String(decoding: bytes, as: UTF8.self), platform: platform, path: path)
+        return try StoreSnapshotFile.parse(bytes, platform: platform, path: path)
     }
 
     /// The versions `selector` names; a version without a snapshot (either end of a range) is an error naming those
@@ -85,7 +87,9 @@ public struct StoreSnapshots: Sendable {
         return all.filter { range.contains($0.version) }
     }
 
-    /// The root certificate recorded under `id`.
+    /// The root certificate recorded under `id`, which must be the certificate's own: the SHA-256 of its key in
+    /// hex, and for the `-` form the first 8 hex digits of its own SHA-256 after it (docs/platform-stores.md). A
+    /// root file swapped for another certificate is refused, naming the file and what its name says.
     public func root(_ id: String) throws(StoreSnapshotError) -> X509Certificate {
         // An id is hex only, so it names a file inside roots/ and nowhere else.
         guard StoreSnapshotFile.isRootID(id) else { throw StoreSnapshotError("\(id.debugDescription): not a root id") }
@@ -98,6 +102,14 @@ public struct StoreSnapshots: Sendable {
         }
         guard certificates.count == 1, let certificate = certificates.first else {
             throw StoreSnapshotError("\(path): expected one certificate, found \(certificates.count)")
+        }
+        let parts = id.split(separator: "-")
+        let key = Hex.upper(certificate.spkiSHA256).lowercased()
+        let own = String(Hex.upper(certificate.sha256Fingerprint).lowercased().prefix(8))
+        guard parts[0] == key, parts.count == 1 || parts[1] == own else {
+            let found = parts.count == 1 ? "key SHA-256 \(key)" : "key SHA-256 \(key) and certificate SHA-256 \(own)…"
+            throw StoreSnapshotError("\(path): holds a certificate of \(found), not the one its name records: the "
+                + "snapshot was changed after scripts/build-stores.sh wrote it; rebuild it")
         }
         return certificate
     }

@@ -1,0 +1,155 @@
+import TextSyntax
+
+/// The lines of `apple-ct-logs.cnf` read as data, the way scripts/build_stores.py writes them: `# comment` lines,
+/// blank lines, `KEY = VALUE` before the first section, `[NAME]` sections, `KEY = VALUE` in them.
+///
+/// The file has OpenSSL's CT log file syntax, but it is never handed to OpenSSL's configuration parser, which expands
+/// `$NAME` and `$ENV::NAME`, follows `.include` to any file (a FIFO blocks it for ever) and can take gigabytes
+/// expanding variables. Here a value is text: the builder's escapes (`\\`, `\"`, `\'`, `\$`, `\#`) are the
+/// characters they escape, `$` is a character, and a directive, a quote or `#` that is not escaped, or a key the
+/// builder does not write is an error at its line. Size, line length and section count are bounded.
+struct CTLogListSyntax {
+    /// One `KEY = VALUE` line, its value unescaped.
+    struct Entry {
+        let key: String
+        let value: String
+        let line: Int
+    }
+
+    struct Section {
+        let name: String
+        let line: Int
+        var entries: [Entry] = []
+    }
+
+    /// The entries before the first section.
+    private(set) var top: [Entry] = []
+    private(set) var sections: [Section] = []
+
+    /// Apple's list of 2025 takes 35 kB for 132 logs.
+    static let maximumSize = 1 << 20
+    /// `enabled_logs` of `maximumLogs` names of `maximumNameLength` characters fits.
+    static let maximumLineLength = 64 * 1024
+    static let maximumLogs = 1000
+    static let maximumNameLength = 32
+
+    static let topKeys = ["list_date", "list_source", "enabled_logs", "untrusted_logs"]
+    static let sectionKeys = ["description", "key", "operator", "readonly", "retired", "shard_start", "shard_end",
+                              "untrusted"]
+
+    init(_ bytes: [UInt8], path: String) throws(CTLogListError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw CTLogListError("\(path): larger than \(Self.maximumSize >> 10) KiB, which no CT log list comes near; "
+                + CTLogListError.rebuild)
+        }
+        if let line = UntrustedText.nulByteLine(in: bytes) {
+            throw CTLogListError("\(path):\(line): \(UntrustedText.nulByteReason)")
+        }
+        var number = 0
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            func fail(_ reason: String) -> CTLogListError { CTLogListError("\(path):\(number): \(reason)") }
+            guard raw.count <= Self.maximumLineLength else {
+                throw fail("a line longer than \(Self.maximumLineLength) bytes")
+            }
+            let body = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            guard let decoded = String(validating: body, as: UTF8.self) else { throw fail("not UTF-8 text") }
+            // Scalars, not characters: the builder escapes code points, and a combining mark must not hide a quote.
+            let line = Self.trimmed(Array(decoded.unicodeScalars)[...])
+            if line.isEmpty || line.first == "#" { continue }
+            if line.first == "[" {
+                try openSection(line, number: number, fail)
+            } else if line.first == "." {
+                throw fail("a directive (`\(UntrustedText.excerpt(Self.text(line)))`): a CT log list is data and has "
+                    + "none")
+            } else {
+                try add(line, number: number, fail)
+            }
+        }
+    }
+
+    /// `[NAME]`: a name of letters, digits and `_`, each section once.
+    private mutating func openSection(_ line: Line, number: Int, _ fail: (String) -> CTLogListError)
+        throws(CTLogListError) {
+        let name = Self.text(line.dropFirst().dropLast())
+        guard line.last == "]", Self.isName(name) else {
+            throw fail("expected a section `[NAME]`, NAME of at most \(Self.maximumNameLength) letters, digits or _")
+        }
+        if let first = sections.first(where: { $0.name == name }) {
+            throw fail("section [\(name)] again (first on line \(first.line))")
+        }
+        guard sections.count < Self.maximumLogs else { throw fail("more than \(Self.maximumLogs) log sections") }
+        sections.append(Section(name: name, line: number))
+    }
+
+    /// `KEY = VALUE`, KEY one the builder writes at that place, once.
+    private mutating func add(_ line: Line, number: Int, _ fail: (String) -> CTLogListError) throws(CTLogListError) {
+        guard let equals = line.firstIndex(of: "=") else {
+            throw fail("expected KEY = VALUE, a section [NAME], a # comment or a blank line")
+        }
+        let key = Self.text(Self.trimmed(line[..<equals]))
+        let allowed = sections.isEmpty ? Self.topKeys : Self.sectionKeys
+        let place = sections.last.map { "in section [\($0.name)]" } ?? "before the first section"
+        guard allowed.contains(key) else {
+            // A name is quoted (shortened): it is what stands before `=`, never what follows it.
+            let shown = Self.isName(key) ? " `\(UntrustedText.excerpt(key))`" : ""
+            throw fail("unknown key\(shown) \(place) (expected \(allowed.joined(separator: ", ")))")
+        }
+        let entries = sections.last?.entries ?? top
+        if let first = entries.first(where: { $0.key == key }) {
+            throw fail("\(key) again \(place) (first on line \(first.line))")
+        }
+        let entry = Entry(key: key, value: try Self.unescaped(line[(equals + 1)...], fail), line: number)
+        if sections.isEmpty {
+            top.append(entry)
+        } else {
+            sections[sections.count - 1].entries.append(entry)
+        }
+    }
+
+    /// The value with the builder's escapes read as the characters they escape; printable text only.
+    private static func unescaped(_ raw: Line, _ fail: (String) -> CTLogListError) throws(CTLogListError) -> String {
+        var value = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in trimmed(raw) {
+            if escaping {
+                guard "\\\"'$#".unicodeScalars.contains(scalar) else {
+                    throw fail("a backslash before a character the builder does not escape (it escapes \\ \" ' $ #)")
+                }
+                value.append(scalar)
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else if "\"'#".unicodeScalars.contains(scalar) {
+                throw fail("a quote or # that is not escaped (the builder writes \\\" \\' \\#)")
+            } else {
+                value.append(scalar)
+            }
+        }
+        guard !escaping else { throw fail("a value that ends in a backslash") }
+        guard UntrustedText.isPrintable(String(value)) else {
+            throw fail("a value holding a control, format or separator character, which a log list never has")
+        }
+        return String(value)
+    }
+
+    /// 1 to `maximumNameLength` ASCII letters, digits and `_`.
+    static func isName(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.count <= maximumNameLength && text.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
+        }
+    }
+
+    /// A line's code points.
+    private typealias Line = ArraySlice<Unicode.Scalar>
+
+    private static func text(_ scalars: Line) -> String { String(String.UnicodeScalarView(scalars)) }
+
+    /// Without the spaces and tabs at either end (as OpenSSL's parser and the builder's `" ".join(split())`).
+    private static func trimmed(_ scalars: Line) -> Line {
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = scalars.firstIndex(where: { !blank($0) }), let end = scalars.lastIndex(where: { !blank($0) })
+        else { return [] }
+        return scalars[start...end]
+    }
+}

@@ -1,0 +1,59 @@
+internal import COpenSSL
+import FileAccess
+import Glibc
+
+/// OpenSSL's store of CT logs (`CTLOG_STORE`), which `SCT_validate` looks an SCT's log up in, holding exactly the
+/// logs pinctl read and checked.
+///
+/// OpenSSL 3.0 fills a store only from a file (`CTLOG_STORE_load_file`: crypto/ct/ct_log.c has no call that adds a
+/// log), and reads that file with its configuration parser. So the list pinctl reads is never given to OpenSSL:
+/// pinctl writes a file of its own in a private temporary directory, holding nothing but `enabled_logs`, generated
+/// section names and the keys it checked (base64's letters, digits, `+`, `/` and `=`, which that parser takes as
+/// they are), has OpenSSL load it, removes it, and checks that OpenSSL holds every log by the id pinctl computed.
+// @unchecked Sendable: the store is only read (by SCT_validate) once it is built.
+final class CTLogStore: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    /// A store of `keys` (canonical base64 of DER SubjectPublicKeyInfos) whose ids (the SHA-256 of the DER) are
+    /// `ids`, in the same order, read from the list at `list` (which errors name).
+    init(keys: [String], ids: [[UInt8]], list: String) throws(CTLogListError) {
+        guard let store = CTLOG_STORE_new() else { fatalError("CTLOG_STORE_new: out of memory") }
+        pointer = store
+        guard !keys.isEmpty else { return }
+        let names = keys.indices.map { "log\($0 + 1)" }
+        var text = "enabled_logs = \(names.joined(separator: ","))\n"
+        for (name, key) in zip(names, keys) { text += "\n[\(name)]\ndescription = \(name)\nkey = \(key)\n" }
+        let directory: String
+        do {
+            directory = try FileSystem.makeTemporaryDirectory(in: Self.temporaryParent(), prefix: "pinctl-ct.")
+        } catch {
+            throw CTLogListError("\(list): cannot make a temporary directory for OpenSSL's store of its logs: "
+                + error.reason)
+        }
+        let path = Path.join(directory, "ct-logs.cnf")
+        defer { FileSystem.removeDirectory(directory) }
+        do {
+            try FileSystem.writeNewFile(path, Array(text.utf8), mode: 0o600)
+        } catch {
+            throw CTLogListError("\(list): cannot write OpenSSL's store of its logs to \(path): \(error.reason)")
+        }
+        guard CTLOG_STORE_load_file(store, path) == 1 else {
+            throw CTLogListError("\(list): OpenSSL cannot load the logs pinctl checked (\(Self.queue()))")
+        }
+        for id in ids where id.withUnsafeBufferPointer({ CTLOG_STORE_get0_log_by_id(store, $0.baseAddress, $0.count) })
+            == nil {
+            throw CTLogListError("\(list): OpenSSL's store lacks a log pinctl checked (\(Self.queue()))")
+        }
+    }
+
+    deinit { CTLOG_STORE_free(pointer) }
+
+    private static func queue() -> String { OpenSSLError.drainQueue().joined(separator: "; ") }
+
+    /// `TMPDIR`, else `/tmp`.
+    private static func temporaryParent() -> String {
+        guard let value = getenv("TMPDIR") else { return "/tmp" }
+        let text = String(cString: value)
+        return text.isEmpty ? "/tmp" : text
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PolicyEngine
+import Testing
+import TestSupport
+
+/// A snapshot directory read as data: a membership file's errors quote nothing of what the file holds but a version
+/// pinctl read, its size, lines, versions and roots are bounded, and a root file must hold the certificate its name
+/// records (issue #32).
+@Suite struct StoreSnapshotReadingTests {
+    static let block = """
+        version 24
+        label Android 7.0 (API 24)
+        date 2016-08-01
+        source system/ca-certificates 0123abcd (android-7.0.0_r1)
+
+        """
+
+    /// Runs `body` with a snapshot directory whose android.txt is `membership`.
+    func withSnapshots<T>(_ membership: String, _ body: (StoreSnapshots, TemporaryDirectory) throws -> T) throws -> T {
+        try TemporaryDirectory.with { directory in
+            try directory.write("FORMAT", text: "pinctl-stores 1\n")
+            try directory.write("android.txt", text: membership)
+            try directory.makeDirectory("roots")
+            return try body(try StoreSnapshots(directory: directory.path), directory)
+        }
+    }
+
+    /// The error reading `membership` gives, with `FILE` for the membership file's path.
+    func refusal(_ membership: String) throws -> String {
+        try withSnapshots(membership) { snapshots, directory in
+            do {
+                _ = try snapshots.snapshots(of: "android")
+                return "accepted"
+            } catch {
+                return "\(error)".replacingOccurrences(of: directory.path("android.txt"), with: "FILE")
+            }
+        }
+    }
+
+    static let secret = "ghp_R3allySecretTokenValue0123456789"
+
+    static let hostileLines: [(String, String)] = [
+        // A token file, a line of /proc/self/environ, a header: the line's first word is the secret's start.
+        ("\(secret) x\n", "FILE:1: expected `KEY VALUE`, KEY one of version, label, date, source or root, a # "
+            + "comment or a blank line"),
+        (block + "\(secret) x\n", "FILE:5: expected `KEY VALUE`, KEY one of version, label, date, source or root, a "
+            + "# comment or a blank line"),
+        ("HOME=/root\u{0}TOKEN=\(secret) x\n", "FILE:1: holds a NUL byte: not a text file"),
+        ("version \(secret)\n", "FILE:1: a version is dotted decimal numbers (24, 10.15, 20230311)"),
+        (block + "root \(secret)\n", "FILE:5: version 24: a root id is 64 lowercase hex digits, optionally `-` and 8 "
+            + "more"),
+        (block + "label \(secret)\u{7}\n", "FILE:5: version 24: a second label line"),
+        ("version 24\nlabel \(secret)\u{1B}[2J\n", "FILE:2: version 24: the label is not printable text of at most "
+            + "256 characters"),
+    ]
+
+    @Test(arguments: hostileLines)
+    func anErrorNamesTheLineAndWhatWasExpectedButQuotesNothingOfIt(_ membership: String, _ reason: String) throws {
+        let message = try refusal(membership)
+
+        #expect(message == reason)
+        #expect(!message.contains("R3ally"))
+    }
+
+    /// A root id of megabytes was quoted whole; a line is now bounded before it is read.
+    @Test func aLongLineIsRefusedWithoutQuotingIt() throws {
+        let message = try refusal(Self.block + "root " + String(repeating: "a", count: 4_000_000) + "\n")
+
+        #expect(message == "FILE:5: a line longer than 1024 bytes")
+    }
+
+    /// 100,000 versions took 78 s when each was compared with every earlier one: they are bounded, and looked up.
+    @Test func theVersionsAndDatesAreChecked() throws {
+        let versions = (1...1001).map { "version \($0)\ndate 2016-08-01\nsource s\n" }.joined()
+
+        #expect(try refusal(versions) == "FILE:3001: more than 1000 versions")
+        #expect(try refusal(Self.block + Self.block) == "FILE:5: version 24 again (first on line 1)")
+        #expect(try refusal("version 24\ndate 2016-8-1\nsource s\n") == "FILE:2: version 24: the date is not a day "
+            + "YYYY-MM-DD")
+    }
+
+    // MARK: A root file holds the certificate its name records.
+
+    /// The id docs/platform-stores.md gives a root, made by the openssl CLI: the SHA-256 of its SubjectPublicKeyInfo.
+    static func keyID(_ certificate: String) throws -> String {
+        try ShellPipeline.output("openssl x509 -in \(certificate) -pubkey -noout | openssl pkey -pubin -outform DER "
+            + "| sha256sum | cut -c1-64")
+    }
+
+    static func certificateID(_ certificate: String) throws -> String {
+        try ShellPipeline.output("openssl x509 -in \(certificate) -outform DER | sha256sum | cut -c1-8")
+    }
+
+    @Test func aRootFileSwappedForAnotherCertificateIsRefusedNamingTheFile() throws {
+        let root = try Self.keyID("root-ca.pem")
+        let other = try Self.keyID("other-root-ca.pem")
+        let membership = Self.block + "root \(root)\n" + Self.block.replacingOccurrences(of: "24", with: "25")
+            + "root \(root)\nroot \(other)\n"
+        try withSnapshots(membership) { snapshots, directory in
+            try directory.write("roots/\(root).pem", bytes: Certs.bytes("root-ca.pem"))
+            // The Other root's file holds the intermediate: a swapped root.
+            try directory.write("roots/\(other).pem", bytes: Certs.bytes("intermediate-ca.pem"))
+            let versions = try snapshots.snapshots(of: "android")
+            let swapped = try Self.keyID("intermediate-ca.pem")
+
+            #expect(try snapshots.root(root).subject == "CN=pinctl Test Root CA,O=pinctl Test")
+            let error = #expect(throws: StoreSnapshotError.self) {
+                try StoreDiff(versions[0], versions[1], in: snapshots)
+            }
+            #expect(error?.description == "\(directory.path("roots/\(other).pem")): holds a certificate of key SHA-256 "
+                + "\(swapped), not the one its name records: the snapshot was changed after scripts/build-stores.sh "
+                + "wrote it; rebuild it")
+        }
+    }
+
+    /// A second certificate for a key gets `-` and the first 8 hex digits of its own SHA-256: both are checked.
+    @Test func aSuffixedIDMustBeTheCertificatesOwnHash() throws {
+        let root = try Self.keyID("root-ca.pem")
+        let own = try Self.certificateID("root-ca.pem")
+        let wrong = own == "00000000" ? "11111111" : "00000000"
+        try withSnapshots(Self.block + "root \(root)-\(own)\nroot \(root)-\(wrong)\n") { snapshots, directory in
+            try directory.write("roots/\(root)-\(own).pem", bytes: Certs.bytes("root-ca.pem"))
+            try directory.write("roots/\(root)-\(wrong).pem", bytes: Certs.bytes("root-ca.pem"))
+
+            #expect(try snapshots.root("\(root)-\(own)").subject == "CN=pinctl Test Root CA,O=pinctl Test")
+            let error = #expect(throws: StoreSnapshotError.self) { try snapshots.root("\(root)-\(wrong)") }
+            #expect(error?.description.contains("holds a certificate of key SHA-256 \(root) and certificate SHA-256 "
+                + "\(own)…, not the one its name records") == true, "\(String(describing: error))")
+        }
+    }
+}
