@@ -21,7 +21,8 @@ import TestSupport
             try directory.write("FORMAT", text: "pinctl-stores 1\n")
             try directory.write("android.txt", text: membership)
             try directory.makeDirectory("roots")
-            return try body(try StoreSnapshots(directory: directory.path), directory)
+            let location = StoreLocation(option: directory.path, environment: nil, executable: nil)
+            return try body(try StoreSnapshots(location), directory)
         }
     }
 
