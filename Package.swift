@@ -167,8 +167,8 @@ let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzStoreSnapshotFile", ["PolicyEngine", "TextSyntax"]),
 ]
 // They are part of the package only when PINCTL_FUZZ_TARGETS is set, as scripts/fuzz.sh sets it (in its own build
-// folder): `swift build` and `swift test` would otherwise compile and link thirteen executables that nothing else runs,
-// in every build (a minute of CI's time each for the plain and the sanitized suite). CI builds and runs them in
+// folder): `swift build` and `swift test` would otherwise compile and link thirteen executables that nothing else
+// runs, in every build (a minute of CI's time each for the plain and the sanitized suite). CI builds and runs them in
 // fuzz.sh.
 if Context.environment["PINCTL_FUZZ_TARGETS"] != nil {
     // FuzzSupport holds the invariants targets share, of certificates and of exported policies.

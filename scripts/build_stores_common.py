@@ -108,16 +108,18 @@ def commit_of(git_dir, revision):
 
 
 def block(version, label, date, source, identifiers):
+    """One version's block, refused unless pinctl reads it back as written (StoreSnapshotFile)."""
     where = f"version {version}"
+    identifiers = sorted(set(identifiers))  # once: mozilla's are a filter(), which a second pass finds empty
     lines = [f"version {version}", f"label {text_value(label, where)}", f"date {date}",
              f"source {text_value(source, where)}"]
     try:
         datetime.datetime.strptime(date, "%Y-%m-%d")
     except ValueError:
-        fail(f"{where}: {date!r} is not a day YYYY-MM-DD")
-    if len(set(identifiers)) > MAXIMUM_ROOTS:
+        fail(f"{where}: {excerpt(date)} is not a day YYYY-MM-DD")
+    if len(identifiers) > MAXIMUM_ROOTS:
         fail(f"{where}: more than the {MAXIMUM_ROOTS} roots pinctl reads")
-    lines += [f"root {identifier}" for identifier in sorted(set(identifiers))]
+    lines += [f"root {identifier}" for identifier in identifiers]
     return "\n".join(lines) + "\n"
 
 
@@ -136,5 +138,5 @@ def text_value(text, where):
     (no control, format or separator character but the space: what UntrustedText.isPrintable takes) and short."""
     text = " ".join(str(text).split())
     if not text.isprintable() or len(text) > MAXIMUM_TEXT:
-        fail(f"{where}: {text[:40]!r}: not printable text of at most {MAXIMUM_TEXT} characters, which pinctl refuses")
+        fail(f"{where}: {excerpt(text)}: not printable text of at most {MAXIMUM_TEXT} characters, which pinctl refuses")
     return text

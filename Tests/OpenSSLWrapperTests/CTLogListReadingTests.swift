@@ -142,16 +142,13 @@ import TestSupport
         #expect(try refusal(big).hasPrefix("LIST: larger than 1024 KiB"))
     }
 
-    /// scripts/build-stores.sh's output from Apple's security_certificates, when the team's shared snapshot is beside
-    /// the repository (it is not committed: built on each machine).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: Self.sharedList)))
-    func applesListAsTheBuilderWritesItReads() throws {
-        let logs = try CTLogList(path: Self.sharedList)
+    /// scripts/build-stores.sh's output from Apple's security_certificates: the team's snapshot beside the
+    /// repository (SharedData; built on each machine, never committed).
+    @Test func applesListAsTheBuilderWritesItReads() throws {
+        let logs = try CTLogList(path: try SharedData.stores() + "/apple-ct-logs.cnf")
 
         #expect(logs.trustedCount == 49, "\(logs.trustedCount)")
         #expect(logs.untrustedCount == 83, "\(logs.untrustedCount)")
         #expect(logs.untrusted.values.contains { $0.name == "Cloudflare 'Nimbus 2017' log" })
     }
-
-    static let sharedList = Certs.root + "/../shared/stores/apple-ct-logs.cnf"
 }

@@ -21,8 +21,8 @@ import TestSupport
             try directory.write("FORMAT", text: "pinctl-stores 1\n")
             try directory.write("android.txt", text: membership)
             try directory.makeDirectory("roots")
-            return try body(try StoreSnapshots(StoreLocation(option: directory.path, environment: nil, executable: nil)),
-                            directory)
+            let location = StoreLocation(option: directory.path, environment: nil, executable: nil)
+            return try body(try StoreSnapshots(location), directory)
         }
     }
 

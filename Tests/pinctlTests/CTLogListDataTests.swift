@@ -104,11 +104,10 @@ import TestSupport
         }
     }
 
-    /// Apple's list as scripts/build-stores.sh writes it from security_certificates, when the team's shared snapshot
-    /// is beside the repository (it is built on each machine, never committed).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: Certs.root + "/../shared/stores/FORMAT")))
-    func applesRealListIsReadWhole() throws {
-        let result = try PinctlProcess.run(["stores", "ios", "-v", "--stores", Certs.root + "/../shared/stores"])
+    /// Apple's list as scripts/build-stores.sh writes it from security_certificates: the team's snapshot beside the
+    /// repository (SharedData; built on each machine, never committed).
+    @Test func applesRealListIsReadWhole() throws {
+        let result = try PinctlProcess.run(["stores", "ios", "-v", "--stores", try SharedData.stores()])
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("Apple CT log list of 2025-10-16: 49 logs trusted, 83 pending or rejected\n"),
