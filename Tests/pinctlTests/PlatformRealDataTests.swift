@@ -7,34 +7,18 @@ import TestSupport
 /// (`../shared/chains`). The data may not be in the repository (DESIGN §12), so it is read beside it; a checkout
 /// without it fails here, saying so, rather than passing without having judged anything. Each fact names its source.
 @Suite struct PlatformRealDataTests {
-    static let shared = Certs.root + "/../shared"
-    static let stores = shared + "/stores"
-
-    /// A file of `../shared`, or a failure naming what is missing and where it comes from.
-    static func sharedFile(_ name: String) throws -> String {
-        let path = shared + "/" + name
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw SharedDataMissing(description: "\(path) is missing: these tests judge the team's store snapshot and "
-                + "real chains, kept beside the repository (scripts/build-stores.sh builds a snapshot)")
-        }
-        return path
-    }
-
     /// intermediate-ca.pem's key, from certs/libraries/spki-pins.txt (openssl's).
     static let intermediatePin = "sha256/bbv+fLky6GrmEzFCOm7/xxYQU5cFo8n42LCD+NYPj6Y="
 
-    struct SharedDataMissing: Error, CustomStringConvertible { let description: String }
-
     func verify(_ arguments: [String]) throws -> PinctlProcess.Result {
-        _ = try Self.sharedFile("stores/FORMAT")
-        return try PinctlProcess.run(["verify", "--stores", Self.stores] + arguments, in: Certs.root)
+        try PinctlProcess.run(["verify", "--stores", SharedData.stores()] + arguments, in: Certs.root)
     }
 
     /// Let's Encrypt's "Certificate Compatibility" page (letsencrypt.org/docs/certificate-compatibility/): ISRG Root X1
     /// is trusted by "Android >= 7.1.1"; AOSP added it to system/ca-certificates in the 7.1.1 update (../shared/
     /// stores.md, API 25: "ISRG Root X1 added"; API 24: "no ISRG Root X1").
     @Test func isrgRootX1IsMissingOnAPI24AndTrustedFromAPI25() throws {
-        let chain = try Self.sharedFile("chains/stackoverflow.com.pem")
+        let chain = try SharedData.chain("stackoverflow.com.pem")
         let result = try verify(["--chain", chain, "--host", "stackoverflow.com", "--at", "2026-03-01T00:00:00Z",
                                  "--platform", "android@21-26"])
         #expect(result.status == 1, "\(result)")
@@ -48,7 +32,7 @@ import TestSupport
     /// The same chain judged on all 36 Android versions at once and on each alone agrees version by version: versions
     /// judged once for many (DESIGN §12, "versions at the cost of one") must give what each gives alone.
     @Test func judgingEveryVersionAtOnceAgreesWithEachVersionAlone() throws {
-        let chain = try Self.sharedFile("chains/google.com.pem")
+        let chain = try SharedData.chain("google.com.pem")
         func verdicts(_ platform: String) throws -> [String] {
             let result = try verify(["--chain", chain, "--host", "google.com", "--at", "2026-02-10T00:00:00Z",
                                      "--platform", platform, "--format", "json"])
@@ -82,8 +66,8 @@ import TestSupport
     /// Android 14 removed TrustCor's roots and E-Tugra's after their 2023 distrust (../shared/stores.md, "33→34
     /// removes 24 roots, among them TrustCor ECA-1, RootCert CA-1 and CA-2 and E-Tugra").
     @Test func trustCorAndETugraAreRemovedBetweenAPI33And34() throws {
-        _ = try Self.sharedFile("stores/android.txt")
-        let result = try PinctlProcess.run(["stores", "diff", "android@33", "android@34", "--stores", Self.stores])
+        let result = try PinctlProcess.run(["stores", "diff", "android@33", "android@34",
+                                            "--stores", SharedData.stores()])
         #expect(result.status == 0, "\(result)")
         let removed = result.stdout.components(separatedBy: ", not in android@33").first ?? ""
         #expect(removed.contains("CN=TrustCor ECA-1"), "\(result)")
@@ -95,8 +79,8 @@ import TestSupport
     /// GlobalSign ECC R4 are on both sides of the diff because Android 14 ships re-issued certificates for the same
     /// keys"): a re-issue, not a removal and an addition.
     @Test func gtsRootsAreReissuedNotRemovedBetweenAPI33And34() throws {
-        _ = try Self.sharedFile("stores/android.txt")
-        let result = try PinctlProcess.run(["stores", "diff", "android@33", "android@34", "--stores", Self.stores])
+        let result = try PinctlProcess.run(["stores", "diff", "android@33", "android@34",
+                                            "--stores", SharedData.stores()])
         #expect(result.status == 0, "\(result)")
         let parts = result.stdout.components(separatedBy: "re-issued between android@33 and android@34")
         #expect(parts.count == 2, "\(result)")
@@ -111,7 +95,7 @@ import TestSupport
     /// A chain to GTS Root R1 on API 33 and 34: both trust it, by the key's old and re-issued certificate; the result
     /// says so rather than showing one root for both.
     @Test func aRangeTrustedByTheReissuedRootSaysWhatDiffers() throws {
-        let chain = try Self.sharedFile("chains/google.com.pem")
+        let chain = try SharedData.chain("google.com.pem")
         let result = try verify(["--chain", chain, "--host", "google.com", "--at", "2026-02-10T00:00:00Z",
                                  "--platform", "android@33-34"])
         #expect(result.status == 0, "\(result)")
@@ -125,13 +109,13 @@ import TestSupport
     /// are in certificates/roots up to 55313.0.8 (iOS 18) and missing in 55349.0.11 (iOS 26)"), whose trust store
     /// version is 2025072000.
     @Test func appleRemovedTrustCorInTheTrustStoreOfIOS26() throws {
-        _ = try Self.sharedFile("stores/ios.txt")
-        let result = try PinctlProcess.run(["stores", "diff", "ios@18", "ios@26", "--stores", Self.stores])
+        let result = try PinctlProcess.run(["stores", "diff", "ios@18", "ios@26",
+                                            "--stores", SharedData.stores()])
         #expect(result.status == 0, "\(result)")
         let removed = result.stdout.components(separatedBy: ", not in ios@18").first ?? ""
         #expect(removed.contains("CN=TrustCor ECA-1"), "\(result)")
         // Trust store 2025072000 (its date, 2025-07-20, is the snapshot's) is the one without them.
-        let list = try PinctlProcess.run(["stores", "--stores", Self.stores])
+        let list = try PinctlProcess.run(["stores", "--stores", SharedData.stores()])
         #expect(list.stdout.contains("ios@26            2025-07-20"), "\(list)")
     }
 
