@@ -49,6 +49,11 @@ public struct AnchorSettings: Sendable {
         let given = !caFiles.isEmpty || !caPaths.isEmpty || fallback.caFiles != nil || fallback.caPaths != nil
         guard given else { return (platform.roots, nil) }
         let user = try trustStore(fallback: fallback)
-        return (.union([platform.roots, user], origin: "\(platform.roots.origin) and \(user.origin)"), user)
+        return (Self.anchors(on: platform, userRoots: user), user)
+    }
+
+    /// A platform version's roots and the roots its user added, as one store.
+    static func anchors(on platform: PlatformStore, userRoots: TrustStore) -> TrustStore {
+        .union([platform.roots, userRoots], origin: "\(platform.roots.origin) and \(userRoots.origin)")
     }
 }

@@ -94,6 +94,18 @@ public enum Judge: Sendable {
         changingContext { $0.verificationMemo = memo }
     }
 
+    /// The same judge on another platform version: its store where the system store stands, beside the roots the
+    /// user added (the anchors given, kept from the version it was built for), and its rules.
+    func on(_ platform: PlatformStore) -> Judge {
+        changingContext { context in
+            let userRoots = context.platformRules?.userRoots
+            context.platformAnchors = userRoots.map { AnchorSettings.anchors(on: platform, userRoots: $0) }
+                ?? platform.roots
+            context.platformRules = platform.rules(userRoots: userRoots)
+            context.platform = platform.snapshot
+        }
+    }
+
     /// The same judge, its evaluation context changed by `change` (and of a policy file only `onlyApp`, when named).
     private func changingContext(onlyApp: String? = nil, _ change: (inout EvaluationContext) -> Void) -> Judge {
         switch self {

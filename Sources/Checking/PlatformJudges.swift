@@ -9,7 +9,15 @@ public struct PlatformJudges: Sendable {
     /// One platform version and the judge that judges on it.
     public struct Run: Sendable {
         public let store: PlatformStore
-        public let judge: Judge
+        private let built: BuiltOnFirstUse<Judge>
+
+        init(store: PlatformStore, judge: @escaping @Sendable () -> Judge) {
+            self.store = store
+            built = BuiltOnFirstUse(judge)
+        }
+
+        /// Built when first asked for: a version whose class another version already judged never builds one.
+        public var judge: Judge { built.value }
     }
 
     /// In the order the versions were named.
@@ -17,6 +25,8 @@ public struct PlatformJudges: Sendable {
     /// The versions (`android@24`) of each app of a policy file that names its own `platforms:`; an app not listed
     /// is judged on every version.
     var appVersions: [String: Set<String>] = [:]
+    /// The libraries whose policies judge: the flags' one, or every app's of the policy file.
+    private var libraries: Set<Library> = []
 
     /// What the command line and the policy file ask for: `--platform` for every app; else the file's
     /// `platforms:`, each app's own or the file's default (an app with neither is judged on every version the file
@@ -79,27 +89,44 @@ public struct PlatformJudges: Sendable {
     }
 
     /// A judge for `settings` on each of `stores`: every app of `file` when given (the settings' file is then not
-    /// read again), else what the settings name.
+    /// read again), else what the settings name. Everything is read and built once, for the first version, so what
+    /// cannot be read or built is an error here; the other versions' judges differ only in the store and rules of the
+    /// version, and are built when first asked for.
     public init(_ settings: PolicySettings, on stores: [PlatformStore], file: PolicyFile? = nil) throws(InputError) {
-        var runs: [Run] = []
-        for store in stores {
-            var onPlatform = settings
-            onPlatform.platform = store
-            let judge = if let file { try Judge(onPlatform, file: file) } else { try Judge(onPlatform) }
-            runs.append(Run(store: store, judge: judge))
+        guard let first = stores.first else {
+            runs = []
+            return
         }
-        self.runs = runs
+        var onFirst = settings
+        onFirst.platform = first
+        let base = if let file { try Judge(onFirst, file: file) } else { try Judge(onFirst) }
+        if case .file(let read, _, _) = base {
+            libraries = Set(read.apps.map(\.library))
+        } else {
+            libraries = [settings.library]
+        }
+        runs = stores.enumerated().map { index, store in
+            Run(store: store, judge: { index == 0 ? base : base.on(store) })
+        }
     }
 
-    private init(runs: [Run], appVersions: [String: Set<String>]) {
+    private init(runs: [Run], appVersions: [String: Set<String>], libraries: Set<Library>) {
         self.runs = runs
         self.appVersions = appVersions
+        self.libraries = libraries
     }
 
     /// The same judges at `time`, and only `onlyApp` when one is named (`Judge.at`): per check, nothing read again.
     public func at(_ time: Date, onlyApp: String? = nil) -> PlatformJudges {
-        PlatformJudges(runs: runs.map { Run(store: $0.store, judge: $0.judge.at(time, onlyApp: onlyApp)) },
-                       appVersions: appVersions)
+        PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { run.judge.at(time, onlyApp: onlyApp) }) },
+                       appVersions: appVersions, libraries: libraries)
+    }
+
+    /// The same judges reusing the verifications `memo` remembers (`Judge.remembering`): for `serve`, which judges
+    /// the same chains on the same versions probe after probe.
+    public func remembering(_ memo: VerificationMemo) -> PlatformJudges {
+        PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { run.judge.remembering(memo) }) },
+                       appVersions: appVersions, libraries: libraries)
     }
 
     /// The outcomes of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
@@ -111,7 +138,7 @@ public struct PlatformJudges: Sendable {
         var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
         var judged: [VersionClass: [CheckOutcome]] = [:]
         for run in runs {
-            let key = VersionClass(run.store, presented: presented)
+            let key = VersionClass(run.store, presented: presented, judgedBy: libraries)
             let found: [CheckOutcome]
             if let known = judged[key] {
                 found = known

@@ -5,12 +5,26 @@ import PolicyEngine
 /// where the system store stands without a platform.
 public struct PlatformStore: Sendable {
     public let snapshot: StoreSnapshot
-    /// The snapshot's roots, as anchors.
-    public let roots: TrustStore
     /// Apple's CT log list, for a version that requires Certificate Transparency (`requiresCertificateTransparency`).
     public let certificateTransparency: CTLogList?
     /// Every root read for the run, by the name OpenSSL looks issuers up by: what a path search can reach.
     let rootNames: RootNameIndex
+    /// Built when a chain is first judged on this version, not before: most versions share their verification with
+    /// another (`VersionClass`), and an `X509_STORE` of 150 roots costs about what verifying a chain does.
+    private let store: BuiltOnFirstUse<TrustStore>
+
+    init(snapshot: StoreSnapshot, roots: [X509Certificate], certificateTransparency: CTLogList?,
+         rootNames: RootNameIndex) {
+        self.snapshot = snapshot
+        self.certificateTransparency = certificateTransparency
+        self.rootNames = rootNames
+        // One origin for every version of a platform, so grouped versions say the same.
+        let origin = "the \(snapshot.platform) store"
+        store = BuiltOnFirstUse { .anchors(roots, origin: origin) }
+    }
+
+    /// The snapshot's roots, as anchors.
+    public var roots: TrustStore { store.value }
 
     /// Apple requires CT "for all TLS certificates issued after October 15, 2018" from iOS 12.1.1 and macOS 10.14.2
     /// (HT205280). A snapshot stands for a whole OS major, so ios@12 and macos@10.14 require it too: their first
@@ -20,20 +34,24 @@ public struct PlatformStore: Sendable {
             || (snapshot.platform == "macos" && snapshot.version >= PlatformVersion("10.14")!)
     }
 
+    /// Apple's server trust rules apply from iOS 13 and macOS 10.15, the releases HT210176 names.
+    var appliesAppleServerPolicy: Bool {
+        (snapshot.platform == "ios" && snapshot.version >= PlatformVersion("13")!)
+            || (snapshot.platform == "macos" && snapshot.version >= PlatformVersion("10.15")!)
+    }
+
+    /// Android's PKIX validation (conscrypt's TrustManagerImpl hands the anchor to `PKIXParameters` as a
+    /// `TrustAnchor`) never reads a trust anchor's dates, on every API level; Apple's and Mozilla's verifiers do.
+    var checksAnchorValidity: Bool { snapshot.platform != "android" }
+
     /// The version's verifier rules (DESIGN §12), with `userRoots` as the roots its user added.
     ///
-    /// Apple's from iOS 13 and macOS 10.15, the releases HT210176 names. Android's PKIX validation
-    /// (conscrypt's TrustManagerImpl hands the anchor to `PKIXParameters` as a `TrustAnchor`) never reads a trust
-    /// anchor's dates, on every API level. pinctl's own rules (SAN-only names, RSA 2048, no SHA-1 below the
-    /// anchor) are stricter than Android's ChainStrengthAnalyzer (RSA 1024; SHA-1 refused only since conscrypt's
-    /// change of April 2018): on Android they can refuse what a device accepts, never the other way.
+    /// pinctl's own rules (SAN-only names, RSA 2048, no SHA-1 below the anchor) are stricter than Android's
+    /// ChainStrengthAnalyzer (RSA 1024; SHA-1 refused only since conscrypt's change of April 2018): on Android they
+    /// can refuse what a device accepts, never the other way.
     public func rules(userRoots: TrustStore?) -> PlatformRules {
-        let version = snapshot.version
-        let apple = (snapshot.platform == "ios" && version >= PlatformVersion("13")!)
-            || (snapshot.platform == "macos" && version >= PlatformVersion("10.15")!)
-        return PlatformRules(appliesAppleServerPolicy: apple,
-                             checksAnchorValidity: snapshot.platform != "android", systemRoots: roots,
-                             userRoots: userRoots, certificateTransparency: certificateTransparency)
+        PlatformRules(appliesAppleServerPolicy: appliesAppleServerPolicy, checksAnchorValidity: checksAnchorValidity,
+                      systemRoots: roots, userRoots: userRoots, certificateTransparency: certificateTransparency)
     }
 }
 
@@ -95,10 +113,9 @@ public struct PlatformSettings: Sendable {
                     }
                     let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
                     if requiresCT, ctLogs == nil { ctLogs = try snapshots.appleCTLogs() }
-                    // One origin for every version of a platform, so grouped versions say the same.
-                    stores.append(PlatformStore(
-                        snapshot: snapshot, roots: .anchors(roots, origin: "the \(snapshot.platform) store"),
-                        certificateTransparency: requiresCT ? ctLogs : nil, rootNames: rootNames))
+                    stores.append(PlatformStore(snapshot: snapshot, roots: roots,
+                                                certificateTransparency: requiresCT ? ctLogs : nil,
+                                                rootNames: rootNames))
                 }
             }
             return stores

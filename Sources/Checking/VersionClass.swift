@@ -12,18 +12,18 @@ struct VersionClass: Hashable {
     let checksAnchorValidity: Bool
     let requiresCertificateTransparency: Bool
     let userRootsNeedOptIn: Bool
-    /// Per registered library, in the registry's order: whether its pinning exists on the version.
-    let libraries: [Bool]
+    /// Of the libraries that judge (the flags' one, or a policy file's apps'), those whose pinning exists on the
+    /// version: a library no policy uses does not divide versions.
+    let libraries: Set<Library>
     let reachableRoots: [String]
 
-    init(_ store: PlatformStore, presented: [X509Certificate]) {
-        let rules = store.rules(userRoots: nil)
+    init(_ store: PlatformStore, presented: [X509Certificate], judgedBy judging: Set<Library>) {
         platform = store.snapshot.platform
-        appliesAppleServerPolicy = rules.appliesAppleServerPolicy
-        checksAnchorValidity = rules.checksAnchorValidity
-        requiresCertificateTransparency = rules.certificateTransparency != nil
+        appliesAppleServerPolicy = store.appliesAppleServerPolicy
+        checksAnchorValidity = store.checksAnchorValidity
+        requiresCertificateTransparency = store.certificateTransparency != nil
         userRootsNeedOptIn = store.snapshot.userRootsNeedOptIn
-        libraries = LibraryRegistry.all.map { $0.absence(on: store.snapshot) == nil }
+        libraries = judging.filter { $0.definition.absence(on: store.snapshot) == nil }
         reachableRoots = store.rootNames.reachable(from: presented, in: store.snapshot.rootIDs)
     }
 }

@@ -34,13 +34,16 @@ struct LoadedPolicy: Sendable {
         }
         // Read once: the judges and the file the routes consult are of the same text, however it changes meanwhile.
         let policy = settings.policySettings
-        let platforms = try PlatformJudges.named(by: file, policy, storesDirectory: settings.storesDirectory)
-        // Without platforms, one judge for every probe: it remembers each distinct chain's verifications, as a
-        // fleet serves the same chain from many targets. Platform rules read the SCTs each server sends.
+        // Every judge remembers each distinct chain's verifications, as a fleet serves the same chain from many
+        // targets, probe after probe: on platforms, per version class (not where Certificate Transparency reads the
+        // SCTs each server sends; `VerificationMemo`).
+        let memo = VerificationMemo(capacity: verificationsRemembered)
+        let platforms = try PlatformJudges.named(by: file, policy, storesDirectory: settings.storesDirectory)?
+            .remembering(memo)
         let judge = if let first = platforms?.runs.first {
             first.judge
         } else {
-            try Judge(policy, file: file).remembering(VerificationMemo(capacity: verificationsRemembered))
+            try Judge(policy, file: file).remembering(memo)
         }
         return LoadedPolicy(file: file, judge: judge, platforms: platforms, loadedAt: Date())
     }

@@ -10,7 +10,10 @@ import Synchronization
 ///   SHA-256 fingerprint;
 /// - anchors that are all listed (CA files, pinned certificates): a hashed directory or a bundle read lazily may
 ///   change under pinctl, and its certificates are not known to compare;
-/// - no platform rules (they read the SCTs a server sent, and Apple's CT log states change with time);
+/// - the same platform rules (DESIGN §12): whether Apple's server policy applies, whether an anchor's dates count,
+///   the platform's store and the roots its user added, all listed. Versions of one `VersionClass` share one
+///   verification within a probe; this shares it across probes. Never with Certificate Transparency: its verdict
+///   reads the SCTs each server sends, and Apple's log states change with time;
 /// - a time at which every certificate involved (the leaf, the candidates, every listed anchor) is valid or invalid
 ///   exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's margin so
 ///   that OpenSSL's whole seconds and pinctl's exact ones read alike;
@@ -23,6 +26,29 @@ public final class VerificationMemo: Sendable {
         let untrusted: [[UInt8]]
         let anchors: TrustStore.Contents
         let checks: VerificationOptions.Checks
+        let rules: Rules?
+    }
+
+    /// What of a version's rules (`PlatformRules`) reaches a verification without Certificate Transparency.
+    struct Rules: Hashable {
+        let appliesAppleServerPolicy: Bool
+        let checksAnchorValidity: Bool
+        let systemRoots: TrustStore.Contents
+        let userRoots: TrustStore.Contents?
+
+        /// Nil for rules whose verdict may differ on the same chain and store: CT, or roots not all listed.
+        init?(_ rules: PlatformRules) {
+            guard rules.certificateTransparency == nil, let system = rules.systemRoots.contents else { return nil }
+            if let user = rules.userRoots {
+                guard let listed = user.contents else { return nil }
+                userRoots = listed
+            } else {
+                userRoots = nil
+            }
+            appliesAppleServerPolicy = rules.appliesAppleServerPolicy
+            checksAnchorValidity = rules.checksAnchorValidity
+            systemRoots = system
+        }
     }
 
     private struct Entry {
@@ -46,10 +72,11 @@ public final class VerificationMemo: Sendable {
         leaf: X509Certificate, untrusted: [X509Certificate], store: TrustStore, options: VerificationOptions,
         verify: () -> ChainVerification
     ) -> ChainVerification {
-        guard options.platformRules == nil, let anchors = store.contents, ValidationTime.isSupported(options.time)
+        let rules = options.platformRules.map(Rules.init)
+        guard rules != .some(nil), let anchors = store.contents, ValidationTime.isSupported(options.time)
         else { return verify() }
         let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,
-                      checks: options.checks)
+                      checks: options.checks, rules: rules ?? nil)
         let remembered = memory.withLock { memory in
             memory.value(for: key) { Self.validityReadsAlike($0.certificates, at: $0.time, and: options.time) }
         }

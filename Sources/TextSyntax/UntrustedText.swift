@@ -36,6 +36,7 @@ public enum UntrustedText {
 
     /// The line (from 1) of the first NUL byte of `bytes`, nil when there is none. A text file never holds one; a
     /// file that does (`/proc/self/environ`, a binary) is refused whole and unquoted.
+    @inlinable
     public static func nulByteLine(in bytes: some Collection<UInt8>) -> Int? {
         var line = 1
         for byte in bytes {

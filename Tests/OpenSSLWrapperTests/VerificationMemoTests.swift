@@ -17,12 +17,46 @@ struct VerificationMemoTests {
     static let june2024 = Date(timeIntervalSince1970: 1_717_200_000)  // 2024-06-01T00:00:00Z
 
     static func verify(
-        at time: Date, memo: VerificationMemo, store: TrustStore? = nil, host: String = "pinning.test"
+        at time: Date, memo: VerificationMemo, store: TrustStore? = nil, host: String = "pinning.test",
+        rules: PlatformRules? = nil
     ) throws -> ChainVerification {
         let anchors = try store ?? TrustStore.caFiles([Certs.path("root-ca.pem")], directories: [])
+        var options = VerificationOptions(time: time, domain: host, checksServerIdentity: true)
+        options.platformRules = rules
         return ChainVerifier.verify(
             leaf: Certs.one("leaf.pem"), untrusted: [Certs.one("intermediate-ca.pem")], store: anchors,
-            options: VerificationOptions(time: time, domain: host, checksServerIdentity: true), memo: memo)
+            options: options, memo: memo)
+    }
+
+    /// A platform version's rules with the fixture root as its store (DESIGN §12).
+    static func rules(apple: Bool = false, ct: CTLogList? = nil) throws -> PlatformRules {
+        PlatformRules(appliesAppleServerPolicy: apple, checksAnchorValidity: false,
+                      systemRoots: try TrustStore.caFiles([Certs.path("root-ca.pem")], directories: []),
+                      userRoots: nil, certificateTransparency: ct)
+    }
+
+    @Test func onAPlatformTheSameRulesAreAnsweredFromMemoryAndOtherRulesAreNot() throws {
+        let memo = VerificationMemo(capacity: 8)
+        #expect(try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules()).isValid)
+        #expect(try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules()).isValid)
+        #expect(memo.hits == 1)
+        // Apple's server policy is another verification (the fixture leaf's 100 years break its validity limit).
+        let apple = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(apple: true))
+        #expect(!apple.isValid)
+        #expect(memo.hits == 1)
+        // And no rules at all is another again.
+        #expect(try Self.verify(at: Self.june2026, memo: memo).isValid)
+        #expect(memo.hits == 1)
+    }
+
+    @Test func rulesThatRequireCertificateTransparencyAreNeverRemembered() throws {
+        let logs = try TemporaryDirectory.with { directory in
+            try CTLogList(path: try directory.write("apple-ct-logs.cnf", text: CTLogListReadingTests.list()))
+        }
+        let memo = VerificationMemo(capacity: 8)
+        _ = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(ct: logs))
+        _ = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(ct: logs))
+        #expect(memo.hits == 0)
     }
 
     @Test func theSameChainAtAnotherTimeOfTheSameValidityIsAnsweredFromMemory() throws {

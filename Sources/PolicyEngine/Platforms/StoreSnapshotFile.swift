@@ -32,11 +32,24 @@ package enum StoreSnapshotFile {
         var seen: [PlatformVersion: Int] = [:]
         var current: Block?
         var number = 0
-        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = 0
+        // Lines are found byte by byte: most are `root` lines, checked as bytes and made a String once (the file of
+        // every Android level is read whenever a platform is named, so this is most of what naming one costs).
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != newline { end += 1 }
+            defer { start = end + 1 }
             number += 1
-            let body = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            let body = bytes[start..<(end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end)]
             guard body.count <= maximumLineLength else {
                 throw .malformed(path, line: number, "a line longer than \(maximumLineLength) bytes")
+            }
+            if let id = rootID(inLine: body) {
+                guard current != nil else {
+                    throw .malformed(path, line: number, "root before the first version line")
+                }
+                try current?.add(root: id, line: number, path: path)
+                continue
             }
             guard let line = String(validating: body, as: UTF8.self) else {
                 throw .malformed(path, line: number, "not UTF-8 text")
@@ -71,13 +84,32 @@ package enum StoreSnapshotFile {
         return snapshots.sorted { $0.version < $1.version }
     }
 
+    private static let newline = UInt8(ascii: "\n")
+    private static let rootPrefix = Array("root ".utf8)
+
+    /// The id of a well-formed `root ID` line; nil for any other line, which the general path reads (and refuses).
+    private static func rootID(inLine line: ArraySlice<UInt8>) -> String? {
+        guard line.count > rootPrefix.count, line.starts(with: rootPrefix) else { return nil }
+        let id = line.dropFirst(rootPrefix.count)
+        guard isRootID(bytes: id) else { return nil }
+        return String(decoding: id, as: UTF8.self)
+    }
+
     /// 64 lowercase hex digits, optionally `-` and 8 more (a second certificate for the same key); nothing that could
     /// name a path outside `roots/`.
     static func isRootID(_ text: some StringProtocol) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        let lengths = parts.map(\.utf8.count)
-        guard lengths == [64] || lengths == [64, 8] else { return false }
-        return text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || $0 == 0x2D }
+        isRootID(bytes: ArraySlice(text.utf8))
+    }
+
+    static func isRootID(bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == 64 || bytes.count == 73 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            let allowed = offset == 64
+                ? byte == UInt8(ascii: "-")
+                : (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+            guard allowed else { return false }
+        }
+        return true
     }
 
     /// `YYYY-MM-DD`.
@@ -111,13 +143,8 @@ package enum StoreSnapshotFile {
             case .version:
                 return
             case .root:
-                guard StoreSnapshotFile.isRootID(value) else {
-                    throw fail("a root id is 64 lowercase hex digits, optionally `-` and 8 more")
-                }
-                guard roots.count < StoreSnapshotFile.maximumRoots else {
-                    throw fail("more than \(StoreSnapshotFile.maximumRoots) roots")
-                }
-                roots.insert(value)
+                // A well-formed root line never comes here (`rootID(inLine:)`).
+                throw fail("a root id is 64 lowercase hex digits, optionally `-` and 8 more")
             case .date:
                 guard date == nil else { throw fail("a second date line") }
                 guard StoreSnapshotFile.isDay(value) else { throw fail("the date is not a day YYYY-MM-DD") }
@@ -132,6 +159,14 @@ package enum StoreSnapshotFile {
                 }
                 if key == .label { label = value } else { source = value }
             }
+        }
+
+        mutating func add(root id: String, line number: Int, path: String) throws(StoreSnapshotError) {
+            guard roots.count < StoreSnapshotFile.maximumRoots else {
+                throw .malformed(path, line: number,
+                                 "version \(version): more than \(StoreSnapshotFile.maximumRoots) roots")
+            }
+            roots.insert(id)
         }
 
         func snapshot(platform: String, path: String) throws(StoreSnapshotError) -> StoreSnapshot {
