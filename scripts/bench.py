@@ -209,7 +209,7 @@ def bench_platforms():
         targets = "".join(f"\n  - {server.target}" for _ in range(4))
         def config(platforms):
             return target_list(directory, f"pinctl-{len(platforms)}.yaml", [
-                f"anchors: [{os.path.join(CERTS, 'root-ca.pem')}]", f"targets:{targets}",
+                f"anchors: {{ ca-files: [{os.path.join(CERTS, 'root-ca.pem')}] }}", f"targets:{targets}",
                 f"platforms: [{', '.join(platforms)}]" if platforms else "", f"apps:{apps}"])
         base = [PINCTL, "check", "--servername", "pinning.test", "--at", AT, "--stores", STORES, "--quiet", "--config"]
         everywhere = config(["android", "ios", "macos", "mozilla"])
