@@ -144,6 +144,9 @@ let package = Package(
             dependencies: ["PolicyEngine", "OpenSSLWrapper", "XMLTree", "FileAccess", "TestSupport"]
         ),
         // The command layer's output rules, over text no command run could be made to print.
+        .testTarget(
+            name: "CheckingTests", dependencies: ["Checking", "PolicyEngine", "OpenSSLWrapper", "TestSupport"]
+        ),
         .testTarget(name: "PinctlCLITests", dependencies: ["PinctlCLI"]),
         .testTarget(name: "pinctlTests", dependencies: ["OpenSSLWrapper", "Transport", "TestSupport"]),
     ]

@@ -7,7 +7,7 @@ import PolicyEngine
 /// and no handshake, so the evidence is only what files give: `--crl-file`'s CRLs and `--ocsp-response`'s response
 /// standing for the staple. Evidence an app asks for that only a responder or the server could give is that app's
 /// error (`input`, DESIGN §3); the other apps keep their verdicts.
-public struct OfflineChecker: Sendable {
+struct OfflineChecker: Sendable {
     public let judge: Judge
     /// CRLs of the leaf's issuer (`--crl-file`). Given, every app is checked against them, as a live check with
     /// `--revocation crl` checks every app.
@@ -17,15 +17,11 @@ public struct OfflineChecker: Sendable {
 
     public init(judge: Judge) { self.judge = judge }
 
-    /// The offline use case for `judge` with the evidence files read whole: `crlFiles` (`--crl-file`) and
-    /// `ocspResponse` (`--ocsp-response`); a file that cannot be read is an input error.
-    public init(judge: Judge, crlFiles: [String], ocspResponse: String?) throws(InputError) {
+    /// The offline use case for `judge` with the evidence files already read.
+    init(judge: Judge, evidence: OfflineEvidence) {
         self.init(judge: judge)
-        revocationLists = try crlFiles.map { path throws(InputError) in
-            RevocationDocument(kind: .crl, source: "CRL file \(path)",
-                               content: .success(try Self.read(path, option: "--crl-file")))
-        }
-        staple = try ocspResponse.map { path throws(InputError) in try Self.read(path, option: "--ocsp-response") }
+        revocationLists = evidence.revocationLists
+        staple = evidence.staple
     }
 
     /// The outcomes of the chain: its judgement, and the errors of the apps whose evidence files do not give.
@@ -60,6 +56,32 @@ public struct OfflineChecker: Sendable {
                 + "\(urls.joined(separator: ", ")), which is not asked offline: give \(file), or check the "
                 + "server"))
         }
+    }
+
+}
+
+/// The revocation evidence files of an offline check, read whole once: `--crl-file`'s CRLs and `--ocsp-response`'s
+/// response, standing for the staple.
+public struct OfflineEvidence: Sendable {
+    let revocationLists: [RevocationDocument]
+    let staple: [UInt8]?
+
+    /// None: an app that asks for revocation evidence gets the error saying which file would give it.
+    public static let none = OfflineEvidence(revocationLists: [], staple: nil)
+
+    private init(revocationLists: [RevocationDocument], staple: [UInt8]?) {
+        self.revocationLists = revocationLists
+        self.staple = staple
+    }
+
+    /// Reads `crlFiles` (`--crl-file`) and `ocspResponse` (`--ocsp-response`); a file that cannot be read is an
+    /// input error naming its option.
+    public init(crlFiles: [String], ocspResponse: String?) throws(InputError) {
+        revocationLists = try crlFiles.map { path throws(InputError) in
+            RevocationDocument(kind: .crl, source: "CRL file \(path)",
+                               content: .success(try Self.read(path, option: "--crl-file")))
+        }
+        staple = try ocspResponse.map { path throws(InputError) in try Self.read(path, option: "--ocsp-response") }
     }
 
     private static func read(_ path: String, option: String) throws(InputError) -> [UInt8] {

@@ -5,7 +5,7 @@ import PolicyEngine
 /// Judging on platforms (DESIGN §12): one judge per platform version, each with that version's store where the
 /// system store stands, and the versions whose verdicts are the same (`Verdict`: the reason, the path taken and its
 /// rotation forecast) grouped into one result per (target, app, platform range).
-public struct PlatformJudges: Sendable {
+struct PlatformJudges: Sendable {
     /// One platform version and the judge that judges on it.
     public struct Run: Sendable {
         public let store: PlatformStore
@@ -28,27 +28,8 @@ public struct PlatformJudges: Sendable {
     /// The libraries whose policies judge: the flags' one, or every app's of the policy file.
     private var libraries: Set<Library> = []
 
-    /// What the command line and the policy file ask for: `--platform` for every app; else the file's
-    /// `platforms:`, each app's own or the file's default (an app with neither is judged on every version the file
-    /// names). Nil when neither names a platform: then no snapshot is read.
-    public static func asked(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError)
-        -> PlatformJudges?
-    {
-        var settings = settings
-        settings.targetSdk = platforms.targetSdk
-        if !platforms.selectors.isEmpty { return try PlatformJudges(settings, on: platforms.stores()) }
-        guard let path = settings.config else { return nil }
-        let file: PolicyFile
-        do {
-            file = try PolicyFile.load(path)
-        } catch {
-            throw InputError(error.description)
-        }
-        return try named(by: file, settings, storesDirectory: platforms.storesDirectory)
-    }
-
     /// What a policy file already read asks for with its `platforms:` (each app's own or the file's default), judged
-    /// by every app of `file`; nil when it names none. `serve` builds these once per load of its file.
+    /// by every app of `file`; nil when it names none. A `CheckPlan` builds these once (`serve`: per load of its file).
     public static func named(by file: PolicyFile, _ settings: PolicySettings, storesDirectory: StoreLocation)
         throws(InputError) -> PlatformJudges?
     {
@@ -99,7 +80,7 @@ public struct PlatformJudges: Sendable {
         }
         var onFirst = settings
         onFirst.platform = first
-        let base = if let file { try Judge(onFirst, file: file) } else { try Judge(onFirst) }
+        let base = if let file { try Judge(onFirst, file: file) } else { try Judge(flags: onFirst) }
         if case .file(let read, _, _) = base {
             libraries = Set(read.apps.map(\.library))
         } else {

@@ -53,25 +53,15 @@ extension PolicySetup {
 }
 
 extension Judge {
-    /// The judge `settings` name: every app of the policy file (its anchors unless the settings name some), or the
-    /// one policy of the flags. A file that cannot be read or a policy that cannot be built is an input error.
-    public init(_ settings: PolicySettings) throws(InputError) {
-        guard let path = settings.config else {
-            self = .flags(try PolicySetup(settings))
-            return
-        }
-        let file: PolicyFile
-        do {
-            file = try PolicyFile.load(path)
-        } catch {
-            throw InputError(error.description)
-        }
-        try self.init(settings, file: file)
+    /// The judge of the one policy the flags give (a policy file's is `init(_:file:)`, from the file `CheckPlan`
+    /// reads). A policy that cannot be built is an input error.
+    init(flags settings: PolicySettings) throws(InputError) {
+        self = .flags(try PolicySetup(settings))
     }
 
     /// The judge of a policy file already read (`settings.config` is not read again): every app of `file`, with its
     /// anchors unless the settings name some.
-    public init(_ settings: PolicySettings, file: PolicyFile) throws(InputError) {
+    init(_ settings: PolicySettings, file: PolicyFile) throws(InputError) {
         let context = try settings.context(anchorsFromFile: (file.caFiles, file.caPaths))
         self = .file(file, PolicyEvaluator(context: context))
     }

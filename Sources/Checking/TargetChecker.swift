@@ -7,7 +7,7 @@ import Transport
 /// judges each presented chain, and gathers and applies the revocation evidence each trusted report asks for.
 /// `check`, `lint` and `serve`'s `/probe` check through here, and judge a chain by the steps `OfflineChecker`
 /// (`verify`) takes, so they cannot disagree.
-public struct TargetChecker: Sendable {
+struct TargetChecker: Sendable {
     public let connection: ConnectionSettings
     public let edges: EdgeSettings
     public let judge: Judge

@@ -9,10 +9,9 @@ import Synchronization
 /// judges `check --config` builds for it.
 struct LoadedPolicy: Sendable {
     let file: PolicyFile
-    /// Every app of the file on the system store (or the anchors given in its place).
-    let judge: Judge
-    /// Every app of the file on each platform version its `platforms:` name; nil when it names none.
-    let platforms: PlatformJudges?
+    /// Every app of the file on the system store (or the anchors given in its place), or on each platform version
+    /// its `platforms:` name.
+    let plan: CheckPlan
     let loadedAt: Date
     /// The certificates servers present, each read out of its DER once however many probes meet it.
     let presentedCertificates = CertificateMemo(capacity: certificatesRemembered)
@@ -34,18 +33,12 @@ struct LoadedPolicy: Sendable {
         }
         // Read once: the judges and the file the routes consult are of the same text, however it changes meanwhile.
         let policy = settings.policySettings
-        // Every judge remembers each distinct chain's verifications, as a fleet serves the same chain from many
+        // The plan remembers each distinct chain's verifications, as a fleet serves the same chain from many
         // targets, probe after probe: on platforms, per version class (not where Certificate Transparency reads the
         // SCTs each server sends; `VerificationMemo`).
-        let memo = VerificationMemo(capacity: verificationsRemembered)
-        let platforms = try PlatformJudges.named(by: file, policy, storesDirectory: settings.storesDirectory)?
-            .remembering(memo)
-        let judge = if let first = platforms?.runs.first {
-            first.judge
-        } else {
-            try Judge(policy, file: file).remembering(memo)
-        }
-        return LoadedPolicy(file: file, judge: judge, platforms: platforms, loadedAt: Date())
+        let plan = try CheckPlan(file: file, policy, platforms: PlatformSettings(storesDirectory: settings.storesDirectory))
+            .remembering(VerificationMemo(capacity: verificationsRemembered))
+        return LoadedPolicy(file: file, plan: plan, loadedAt: Date())
     }
 
     /// Whether `target` is one of the file's `targets:` (the host compared without case).

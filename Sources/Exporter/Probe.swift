@@ -54,13 +54,10 @@ enum Probe {
     private static func check(_ request: ProbeRequest, policy: LoadedPolicy, settings: ExporterSettings)
         -> ProbeResult.Outcome
     {
-        // As `check --config`: on the file's platforms, every version's judge, the first one standing for them all
-        // where one judge is asked (which apps cover the domain). Built at load; a probe only sets time and app.
-        let time = settings.fixedTime ?? Date()
-        let platforms = policy.platforms?.at(time, onlyApp: request.app)
-        let judge = platforms?.runs.first?.judge ?? policy.judge.at(time, onlyApp: request.app)
+        // As `check --config`, by the plan built at load; a probe only sets time and app.
+        let plan = policy.plan.at(settings.fixedTime ?? Date(), onlyApp: request.app)
         // Nothing is connected to for a domain no app judges.
-        guard !judge.apps(covering: request.domain).isEmpty else {
+        guard !plan.judge.apps(covering: request.domain).isEmpty else {
             let message = request.app.map { "app \($0) does not cover \(request.domain)" }
                 ?? policy.file.uncoveredMessage(request.domain)
             return .failed(code: "uncovered", message: message)
@@ -69,13 +66,11 @@ enum Probe {
         var connection = ConnectionSettings(servername: request.domain, timeout: request.timeout, family: .any,
                                             environment: [:])
         connection.certificateMemo = policy.presentedCertificates
-        var checker = TargetChecker(connection: connection, edges: EdgeSettings(), judge: judge)
-        checker.revocationDestination = RevocationDestination(
-            allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses)
-        checker.platforms = platforms
+        let live = LiveSettings(connection: connection, revocationDestination: RevocationDestination(
+            allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses))
         var reports: [TargetReport] = []
         var failures: [FailureReport] = []
-        for outcome in checker.check(request.target) {
+        for outcome in plan.check(request.target, live) {
             switch outcome {
             case .judged(_, .reports(let judged), _):
                 reports += judged

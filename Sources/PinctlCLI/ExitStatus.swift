@@ -17,6 +17,20 @@ enum ExitStatus: Int32, Sendable {
         }
     }
 
+    /// The status of one outcome, folded by each command from its results (renderers only print): each report's
+    /// verdict; a policy that cannot be built or a domain no app covers is an input error; a chain that could not
+    /// be had is a connection failure, or each app's evidence failure.
+    init(_ outcome: CheckOutcome) {
+        switch outcome {
+        case .judged(_, .reports(let reports), _):
+            self = Self.combined(reports.map { ExitStatus($0.evaluation) })
+        case .judged(_, .inputError, _), .judged(_, .uncovered, _):
+            self = .inputError
+        case .failed(let failures, _):
+            self = failures.isEmpty ? .connectionFailure : Self.combined(failures.map(\.status))
+        }
+    }
+
     /// Severity for several targets: 2, then 1, then 3, then 0.
     private var severity: Int {
         switch self {

@@ -72,16 +72,10 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         try reportFiles.refuseExistingFiles()
         let reporter = Reporter(output: output, files: reportFiles)
-        let judge: Judge
-        let platforms: PlatformJudges?
+        let plan: CheckPlan
         let list: (LineInput, name: String)?
         do throws(InputError) {
-            platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
-            if let first = platforms?.runs.first {
-                judge = first.judge
-            } else {
-                judge = try Judge(policyOptions.settings)
-            }
+            plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings)
             list = try targetsFrom.map(TargetSource.open)
         } catch {
             reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",
@@ -89,7 +83,7 @@ struct CheckCommand: ParsableCommand {
             reporter.finish()
             try ExitStatus.inputError.exit()
         }
-        let targets = self.targets.isEmpty && list == nil ? judge.fileTargets : self.targets
+        let targets = self.targets.isEmpty && list == nil ? plan.judge.fileTargets : self.targets
         guard !targets.isEmpty || list != nil else {
             reporter.emitError(FailureReport(target: nil, code: "input", message:
                 "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line"))
@@ -103,21 +97,20 @@ struct CheckCommand: ParsableCommand {
         // Only the summary of a policy-file run outlives a target: it names the targets each app breaks on.
         var summary = BreakageSummary()
         var status = ExitStatus.trusted
-        var configured = TargetChecker(connection: connection.settings, edges: edges.settings, judge: judge)
-        configured.revocation = revocation.revocation
-        configured.revocationDestination = revocation.destination
-        configured.platforms = platforms
-        let checker = configured
+        let judge = plan.judge
+        let live = LiveSettings(connection: connection.settings, edges: edges.settings,
+                                revocation: revocation.revocation, revocationDestination: revocation.destination)
         ConcurrentRunner.run(jobs: fittedJobs, next: source.next, work: { input in
             switch input {
             case .target(let target):
-                return checker.check(target)
+                return plan.check(target, live)
             case .unreadable(let text, let message):
                 return [CheckOutcome.failed([FailureReport(target: text, code: "input", message: message)])]
             }
         }, inOrder: { (index: Int, outcomes: [CheckOutcome]) in
             progress.clear()
-            status = ExitStatus.combined([status] + outcomes.map { $0.emit(with: reporter) })
+            outcomes.forEach { $0.emit(with: reporter) }
+            status = ExitStatus.combined([status] + outcomes.map(ExitStatus.init))
             for case .judged(_, .reports(let reports), _) in outcomes where judge.isPolicyFile { summary.add(reports) }
             if edges.splitsTargets { reporter.emitEdgeSummary(EdgeSummary(outcomes)) }
             reporter.flush()
@@ -141,7 +134,7 @@ struct CheckCommand: ParsableCommand {
             return asked ?? defaultJobs
         }
         let files = Int(clamping: limit.rlim_cur)
-        let perJob = 2 * (edges.splitsTargets ? TargetChecker.parallelEdges : 1)
+        let perJob = 2 * (edges.splitsTargets ? LiveSettings.parallelEdges : 1)
         let fitting = max(1, (files - 32) / perJob)
         guard let asked else { return min(defaultJobs, fitting) }
         guard asked > fitting else { return asked }
@@ -152,10 +145,11 @@ struct CheckCommand: ParsableCommand {
 }
 
 extension CheckOutcome {
-    func emit(with reporter: Reporter) -> ExitStatus {
+    /// Prints the outcome; its exit status is `ExitStatus(outcome)`.
+    func emit(with reporter: Reporter) {
         switch self {
         case .judged(let target, let judgement, _):
-            return reporter.emit(judgement, target: target)
+            reporter.emit(judgement, target: target)
         case .failed(let failures, _):
             // Each message once on stderr, however many apps it is for: a failed connection is every app's, while
             // evidence that could not be had may differ by app (the responder's, the staple).
@@ -165,7 +159,6 @@ extension CheckOutcome {
                     reporter.emitQuietly(failure)
                 }
             }
-            return failures.isEmpty ? .connectionFailure : ExitStatus.combined(failures.map(\.status))
         }
     }
 }

@@ -66,31 +66,20 @@ struct LintCommand: ParsableCommand {
         let reporter = LintReporter(output: output)
         var statuses: [ExitStatus] = []
         do throws(InputError) {
-            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
-            let judge: Judge
-            if let first = platforms?.runs.first {
-                judge = first.judge
-            } else {
-                judge = try Judge(policyOptions.settings)
-            }
+            let plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings)
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
-                let check = { (judge: Judge) throws(InputError) -> [CheckOutcome] in
-                    try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
-                        .check(target: chainFiles.joined(separator: ","), domain: host, presented: presented)
-                }
-                let outcomes: [CheckOutcome]
-                if let platforms { outcomes = try platforms.outcomes(presented: presented, check) } else { outcomes = try check(judge) }
+                let evidence = try OfflineEvidence(crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
+                let outcomes = plan.judge(presented, target: chainFiles.joined(separator: ","), domain: host,
+                                          evidence: evidence)
                 statuses += outcomes.map { lint($0, reporter) }
             } else {
-                let targets = self.targets.isEmpty ? judge.fileTargets : self.targets
+                let targets = self.targets.isEmpty ? plan.judge.fileTargets : self.targets
                 guard !targets.isEmpty else { throw InputError("the policy file lists no targets: give them") }
-                var checker = TargetChecker(connection: connection.settings, edges: EdgeSettings(), judge: judge)
-                checker.revocation = revocation.revocation
-                checker.revocationDestination = revocation.destination
-                checker.platforms = platforms
+                let live = LiveSettings(connection: connection.settings, revocation: revocation.revocation,
+                                        revocationDestination: revocation.destination)
                 for target in targets {
-                    statuses += checker.check(target).map { lint($0, reporter) }
+                    statuses += plan.check(target, live).map { lint($0, reporter) }
                 }
             }
         } catch {

@@ -55,24 +55,14 @@ struct VerifyCommand: ParsableCommand {
         var status = ExitStatus.trusted
         do throws(InputError) {
             let presented = try ChainFiles.certificates(chainFiles)
-            let platforms = try PlatformJudges.asked(policyOptions.settings, platforms: platformOptions.settings)
-            let check = { (judge: Judge) throws(InputError) -> [CheckOutcome] in
-                try OfflineChecker(judge: judge, crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
-                    .check(target: target, domain: host, presented: presented)
-            }
-            let judge: Judge
-            let outcomes: [CheckOutcome]
-            if let platforms, let first = platforms.runs.first {
-                judge = first.judge
-                outcomes = try platforms.outcomes(presented: presented, check)
-            } else {
-                judge = try Judge(policyOptions.settings)
-                outcomes = try check(judge)
-            }
-            status = ExitStatus.combined(outcomes.map { $0.emit(with: reporter) })
+            let plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings)
+            let evidence = try OfflineEvidence(crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
+            let outcomes = plan.judge(presented, target: target, domain: host, evidence: evidence)
+            outcomes.forEach { $0.emit(with: reporter) }
+            status = ExitStatus.combined(outcomes.map(ExitStatus.init))
             var summary = BreakageSummary()
             for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }
-            status = ExitStatus.combined([status, reporter.finish(summary: judge.isPolicyFile ? summary : nil)])
+            status = ExitStatus.combined([status, reporter.finish(summary: plan.judge.isPolicyFile ? summary : nil)])
         } catch {
             reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,
                                              code: "input", message: error.description))

@@ -24,8 +24,8 @@ final class Reporter: @unchecked Sendable {
         self.files = files
     }
 
-    /// Prints what one chain came to and returns its exit status.
-    func emit(_ judgement: Judge.Judgement, target: String) -> ExitStatus {
+    /// Prints what one chain came to.
+    func emit(_ judgement: Judge.Judgement, target: String) {
         switch judgement {
         case .reports(let reports) where reports.contains(where: { $0.platform != nil }):
             emit(platforms: reports)
@@ -35,10 +35,7 @@ final class Reporter: @unchecked Sendable {
             emit(group: reports)
         case .inputError(let message), .uncovered(let message):
             emitError(FailureReport(target: target, code: "input", message: message))
-            return .inputError
         }
-        if case .reports(let reports) = judgement { return ExitStatus.combined(reports.map { ExitStatus($0.evaluation) }) }
-        return .inputError
     }
 
     func emit(_ report: TargetReport) {

@@ -1,0 +1,112 @@
+import FoundationEssentials
+import OpenSSLWrapper
+import PolicyEngine
+
+/// What a run judges with, built once from the policy (the flags' one, or a policy file's apps) and the platforms:
+/// every file read once, the judge built once, and on platforms one judge per version, built when a chain is first
+/// judged on it (`PlatformJudges`). Every front end judges through a plan, so none assembles its own: `check` live,
+/// `judge` a chain it was given (`verify`, `lint --chain`). `serve` builds one per load of its policy file.
+public struct CheckPlan: Sendable {
+    /// Without platforms, the one judge; on platforms, the first version's, standing for all where one is asked
+    /// (which apps cover a domain, the file's targets).
+    public let judge: Judge
+    let platforms: PlatformJudges?
+
+    private init(judge: Judge, platforms: PlatformJudges?) {
+        self.judge = judge
+        self.platforms = platforms
+    }
+
+    /// The plan `settings` and `platforms` name: a policy file is read here, once; `--platform` judges every app on
+    /// the versions it names, else a policy file's `platforms:` (each app's own or the file's default) do.
+    public init(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError) {
+        var settings = settings
+        settings.targetSdk = platforms.targetSdk
+        guard let path = settings.config else {
+            var judges: PlatformJudges?
+            if !platforms.selectors.isEmpty { judges = try PlatformJudges(settings, on: platforms.stores()) }
+            let judge = if let first = judges?.runs.first { first.judge } else { try Judge(flags: settings) }
+            self.init(judge: judge, platforms: judges)
+            return
+        }
+        let file: PolicyFile
+        do {
+            file = try PolicyFile.load(path)
+        } catch {
+            throw InputError(error.description)
+        }
+        try self.init(file: file, settings, platforms: platforms)
+    }
+
+    /// The plan of a policy file already read (`settings.config` is not read again).
+    public init(file: PolicyFile, _ settings: PolicySettings, platforms: PlatformSettings) throws(InputError) {
+        var settings = settings
+        settings.targetSdk = platforms.targetSdk
+        let judges = if platforms.selectors.isEmpty {
+            try PlatformJudges.named(by: file, settings, storesDirectory: platforms.storesDirectory)
+        } else {
+            try PlatformJudges(settings, on: platforms.stores(), file: file)
+        }
+        let judge = if let first = judges?.runs.first { first.judge } else { try Judge(settings, file: file) }
+        self.init(judge: judge, platforms: judges)
+    }
+
+    /// Whether platform versions judge (DESIGN §12).
+    public var judgesOnPlatforms: Bool { platforms != nil }
+
+    /// The outcomes of a live check of `target`: each edge's chain judged (on every platform version, grouped), then
+    /// the revocation evidence each trusted report asks for.
+    public func check(_ target: Target, _ live: LiveSettings) -> [CheckOutcome] {
+        var checker = TargetChecker(connection: live.connection, edges: live.edges, judge: judge)
+        checker.revocation = live.revocation
+        checker.revocationDestination = live.revocationDestination
+        checker.platforms = platforms
+        return checker.check(target)
+    }
+
+    /// The outcomes of a chain given offline (`verify`, `lint --chain`), judged as a live check judges one, with only
+    /// the evidence files give.
+    public func judge(_ presented: [X509Certificate], target: String, domain: String?,
+                      evidence: OfflineEvidence = .none) -> [CheckOutcome]
+    {
+        let check = { (judge: Judge) -> [CheckOutcome] in
+            OfflineChecker(judge: judge, evidence: evidence).check(target: target, domain: domain, presented: presented)
+        }
+        guard let platforms else { return check(judge) }
+        return platforms.outcomes(presented: presented, check)
+    }
+
+    /// The same plan at `time`, and only `onlyApp` when one is named: per probe of `serve`, nothing read again.
+    public func at(_ time: Date, onlyApp: String? = nil) -> CheckPlan {
+        let judges = platforms?.at(time, onlyApp: onlyApp)
+        return CheckPlan(judge: judges?.runs.first?.judge ?? judge.at(time, onlyApp: onlyApp), platforms: judges)
+    }
+
+    /// The same plan reusing the verifications `memo` remembers: for `serve`, which judges the same chains probe
+    /// after probe.
+    public func remembering(_ memo: VerificationMemo) -> CheckPlan {
+        let judges = platforms?.remembering(memo)
+        return CheckPlan(judge: judges?.runs.first?.judge ?? judge.remembering(memo), platforms: judges)
+    }
+}
+
+/// How a live check connects: the connection, the edges, and the revocation check of every trusted chain.
+public struct LiveSettings: Sendable {
+    public var connection: ConnectionSettings
+    public var edges: EdgeSettings
+    /// `--revocation`: how every trusted chain's leaf is checked; `.none` leaves it to each library.
+    public var revocation: RevocationMode
+    /// Where revocation fetches may connect (`--revocation-allow-private`).
+    package var revocationDestination: RevocationDestination
+
+    /// Edges of one target checked at once (`--all-addresses`, `--key-types`, `--tls`); more wait for a free slot.
+    public static var parallelEdges: Int { TargetChecker.parallelEdges }
+
+    package init(connection: ConnectionSettings, edges: EdgeSettings = EdgeSettings(), revocation: RevocationMode = .none,
+                revocationDestination: RevocationDestination = RevocationDestination(allowsPrivateAddresses: false)) {
+        self.connection = connection
+        self.edges = edges
+        self.revocation = revocation
+        self.revocationDestination = revocationDestination
+    }
+}
