@@ -17,16 +17,23 @@ public struct CheckPlan: Sendable {
         self.platforms = platforms
     }
 
+    /// The judges on platforms when there are any, the first standing for all; else `judge()`, built only then.
+    private init(platforms: PlatformJudges?, else judge: () throws(InputError) -> Judge) throws(InputError) {
+        if let first = platforms?.runs.first {
+            self.init(judge: first.judge, platforms: platforms)
+        } else {
+            self.init(judge: try judge(), platforms: platforms)
+        }
+    }
+
     /// The plan `settings` and `platforms` name: a policy file is read here, once; `--platform` judges every app on
     /// the versions it names, else a policy file's `platforms:` (each app's own or the file's default) do.
     public init(_ settings: PolicySettings, platforms: PlatformSettings) throws(InputError) {
         var settings = settings
         settings.targetSdk = platforms.targetSdk
         guard let path = settings.config else {
-            var judges: PlatformJudges?
-            if !platforms.selectors.isEmpty { judges = try PlatformJudges(settings, on: platforms.stores()) }
-            let judge = if let first = judges?.runs.first { first.judge } else { try Judge(flags: settings) }
-            self.init(judge: judge, platforms: judges)
+            let judges = platforms.selectors.isEmpty ? nil : try PlatformJudges(settings, on: platforms.stores())
+            try self.init(platforms: judges) { () throws(InputError) in try Judge(flags: settings) }
             return
         }
         let file: PolicyFile
@@ -47,12 +54,8 @@ public struct CheckPlan: Sendable {
         } else {
             try PlatformJudges(settings, on: platforms.stores(), file: file)
         }
-        let judge = if let first = judges?.runs.first { first.judge } else { try Judge(settings, file: file) }
-        self.init(judge: judge, platforms: judges)
+        try self.init(platforms: judges) { () throws(InputError) in try Judge(settings, file: file) }
     }
-
-    /// Whether platform versions judge (DESIGN §12).
-    public var judgesOnPlatforms: Bool { platforms != nil }
 
     /// The outcomes of a live check of `target`: each edge's chain judged (on every platform version, grouped), then
     /// the revocation evidence each trusted report asks for.
@@ -78,15 +81,19 @@ public struct CheckPlan: Sendable {
 
     /// The same plan at `time`, and only `onlyApp` when one is named: per probe of `serve`, nothing read again.
     public func at(_ time: Date, onlyApp: String? = nil) -> CheckPlan {
-        let judges = platforms?.at(time, onlyApp: onlyApp)
-        return CheckPlan(judge: judges?.runs.first?.judge ?? judge.at(time, onlyApp: onlyApp), platforms: judges)
+        changingJudges { $0.at(time, onlyApp: onlyApp) }
     }
 
     /// The same plan reusing the verifications `memo` remembers: for `serve`, which judges the same chains probe
     /// after probe.
     public func remembering(_ memo: VerificationMemo) -> CheckPlan {
-        let judges = platforms?.remembering(memo)
-        return CheckPlan(judge: judges?.runs.first?.judge ?? judge.remembering(memo), platforms: judges)
+        changingJudges { $0.remembering(memo) }
+    }
+
+    /// The same plan, every judge (the one, or each version's) changed by `change`.
+    private func changingJudges(_ change: @escaping @Sendable (Judge) -> Judge) -> CheckPlan {
+        let judges = platforms?.changingJudges(change)
+        return CheckPlan(judge: judges?.runs.first?.judge ?? change(judge), platforms: judges)
     }
 }
 

@@ -8,48 +8,37 @@ import PolicyEngine
 /// standing for the staple. Evidence an app asks for that only a responder or the server could give is that app's
 /// error (`input`, DESIGN §3); the other apps keep their verdicts.
 struct OfflineChecker: Sendable {
-    public let judge: Judge
-    /// CRLs of the leaf's issuer (`--crl-file`). Given, every app is checked against them, as a live check with
-    /// `--revocation crl` checks every app.
-    public var revocationLists: [RevocationDocument] = []
-    /// An OCSP response for the leaf (`--ocsp-response`), judged as the staple a server sends with its chain.
-    public var staple: [UInt8]? = nil
-
-    public init(judge: Judge) { self.judge = judge }
-
-    /// The offline use case for `judge` with the evidence files already read.
-    init(judge: Judge, evidence: OfflineEvidence) {
-        self.init(judge: judge)
-        revocationLists = evidence.revocationLists
-        staple = evidence.staple
-    }
+    let judge: Judge
+    /// The files read: a CRL given (`--crl-file`) checks every app, as a live check with `--revocation crl` does; an
+    /// OCSP response (`--ocsp-response`) is judged as the staple a server sends with its chain.
+    let evidence: OfflineEvidence
 
     /// The outcomes of the chain: its judgement, and the errors of the apps whose evidence files do not give.
     public func check(target: String, domain: String?, presented: [X509Certificate]) -> [CheckOutcome] {
-        let steps = ChainJudging(judge: judge, revocation: revocationLists.isEmpty ? .none : .crl)
+        let steps = ChainJudging(judge: judge, revocation: evidence.revocationLists.isEmpty ? .none : .crl)
         return steps.outcomes(target: target, domain: domain, presented: presented, tls: nil, edge: nil,
-                              gather: { evidence($0, presented: presented) })
+                              gather: { gathered($0, presented: presented) })
     }
 
     /// What files give for `mode`: the CRLs; or what a live check would have without asking anyone (the staple, or
     /// why nothing can be asked); else the failure naming the file that would give it.
-    private func evidence(_ mode: RevocationMode, presented: [X509Certificate])
+    private func gathered(_ mode: RevocationMode, presented: [X509Certificate])
         -> Result<RevocationEvidence, EvidenceFailure>
     {
-        if mode == .crl, !revocationLists.isEmpty {
-            var evidence = RevocationEvidence(mode: .crl)
-            evidence.documents = revocationLists
-            return .success(evidence)
+        if mode == .crl, !evidence.revocationLists.isEmpty {
+            var crls = RevocationEvidence(mode: .crl)
+            crls.documents = evidence.revocationLists
+            return .success(crls)
         }
         // A live check sees whether the server staples; offline, no --ocsp-response says nothing about it.
-        if mode == .stapled, staple == nil {
+        if mode == .stapled, evidence.staple == nil {
             return .failure(EvidenceFailure(code: "input", message: "the app asks for the OCSP response the server "
                 + "staples, which cannot be seen offline: give --ocsp-response FILE (what it staples), or check the "
                 + "server"))
         }
-        switch RevocationGathering.plan(mode, presented: presented, staple: staple) {
-        case .ready(let evidence):
-            return .success(evidence)
+        switch RevocationGathering.plan(mode, presented: presented, staple: evidence.staple) {
+        case .ready(let ready):
+            return .success(ready)
         case .fetch(_, let urls, _, let leafName):
             let file = mode == .crl ? "--crl-file FILE (its issuer's CRL)" : "--ocsp-response FILE"
             return .failure(EvidenceFailure(code: "input", message: "revocation check of \(leafName): the app asks "
@@ -57,7 +46,6 @@ struct OfflineChecker: Sendable {
                 + "server"))
         }
     }
-
 }
 
 /// The revocation evidence files of an offline check, read whole once: `--crl-file`'s CRLs and `--ocsp-response`'s

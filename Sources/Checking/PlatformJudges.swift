@@ -81,11 +81,7 @@ struct PlatformJudges: Sendable {
         var onFirst = settings
         onFirst.platform = first
         let base = if let file { try Judge(onFirst, file: file) } else { try Judge(flags: onFirst) }
-        if case .file(let read, _, _) = base {
-            libraries = Set(read.apps.map(\.library))
-        } else {
-            libraries = [settings.library]
-        }
+        libraries = file.map { Set($0.apps.map(\.library)) } ?? [settings.library]
         runs = stores.enumerated().map { index, store in
             Run(store: store, judge: { index == 0 ? base : base.on(store) })
         }
@@ -97,16 +93,10 @@ struct PlatformJudges: Sendable {
         self.libraries = libraries
     }
 
-    /// The same judges at `time`, and only `onlyApp` when one is named (`Judge.at`): per check, nothing read again.
-    public func at(_ time: Date, onlyApp: String? = nil) -> PlatformJudges {
-        PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { run.judge.at(time, onlyApp: onlyApp) }) },
-                       appVersions: appVersions, libraries: libraries)
-    }
-
-    /// The same judges reusing the verifications `memo` remembers (`Judge.remembering`): for `serve`, which judges
-    /// the same chains on the same versions probe after probe.
-    public func remembering(_ memo: VerificationMemo) -> PlatformJudges {
-        PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { run.judge.remembering(memo) }) },
+    /// The same judges, each changed by `change` when first asked for (`Judge.at` per check, `Judge.remembering`
+    /// for `serve`): nothing read again.
+    func changingJudges(_ change: @escaping @Sendable (Judge) -> Judge) -> PlatformJudges {
+        PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { change(run.judge) }) },
                        appVersions: appVersions, libraries: libraries)
     }
 
