@@ -152,8 +152,8 @@ let package = Package(
     ]
 )
 
-// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). Built without -DFUZZING, each links
-// with a main that replays input files; scripts/fuzz.sh builds them with -DFUZZING, where libFuzzer supplies main.
+// libFuzzer targets, one per parser of untrusted input (Tests/Fuzz/README.md). Each one's main hands its check to
+// FuzzSupport's Fuzz.main, which replays input files, or, built with -DFUZZING, runs libFuzzer's driver.
 let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzCertificates", ["OpenSSLWrapper"]),
     ("FuzzCertificateDER", ["OpenSSLWrapper"]),
@@ -169,16 +169,25 @@ let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzCTLogList", ["OpenSSLWrapper", "TextSyntax"]),
     ("FuzzStoreSnapshotFile", ["PolicyEngine", "TextSyntax"]),
 ]
-// They are part of the package only when PINCTL_FUZZ_TARGETS is set, as scripts/fuzz.sh sets it (in its own build
-// folder): `swift build` and `swift test` would otherwise compile and link thirteen executables that nothing else
-// runs, in every build (a minute of CI's time each for the plain and the sanitized suite). CI builds and runs them in
-// fuzz.sh.
-if Context.environment["PINCTL_FUZZ_TARGETS"] != nil {
-    // FuzzSupport holds the invariants targets share, of certificates and of exported policies.
-    package.targets.append(
-        .target(name: "FuzzSupport", dependencies: ["OpenSSLWrapper", "PolicyEngine"], path: "Tests/Fuzz/FuzzSupport"))
+// They are part of the package only when PINCTL_FUZZ_TARGETS or PINCTL_FUZZ_RUNTIME is set: `swift build` and
+// `swift test` would otherwise compile and link thirteen executables that nothing else runs. PINCTL_FUZZ_RUNTIME names
+// compiler-rt's libFuzzer without a main (libclang_rt.fuzzer_no_main): scripts/lib/instrumented-build.sh sets it for
+// the one instrumented build that the suite under ASan and scripts/fuzz.sh share (coverage instrumentation is in its
+// flags), so that CI compiles the package twice, instrumented and release.
+let fuzzRuntime = Context.environment["PINCTL_FUZZ_RUNTIME"]
+if Context.environment["PINCTL_FUZZ_TARGETS"] != nil || fuzzRuntime != nil {
+    // FuzzSupport holds the invariants targets share, of certificates and of exported policies, and their main.
+    package.targets += [
+        .target(name: "FuzzDriver", path: "Tests/Fuzz/FuzzDriver"),
+        .target(
+            name: "FuzzSupport", dependencies: ["FuzzDriver", "OpenSSLWrapper", "PolicyEngine"],
+            path: "Tests/Fuzz/FuzzSupport", swiftSettings: fuzzRuntime == nil ? [] : [.define("FUZZING")]),
+    ]
     package.targets += fuzzTargets.map {
-        .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.parsers, path: "Tests/Fuzz/\($0.name)")
+        .executableTarget(
+            name: $0.name, dependencies: ["FuzzSupport"] + $0.parsers, path: "Tests/Fuzz/\($0.name)",
+            // libFuzzer is C++: its runtime needs the C++ library, which a Swift link does not name.
+            linkerSettings: fuzzRuntime.map { [.unsafeFlags([$0, "-lstdc++"])] } ?? [])
     }
 }
 
@@ -187,6 +196,6 @@ if Context.environment["PINCTL_FUZZ_TARGETS"] != nil {
 // it a clean build stops at "'libxml/parser.h' file not found" in PolicyEngine.
 for target in package.targets
     where target.type != .system && target.type != .plugin && target.name != "CLibXML2" && target.name != "CLibPSL"
-    && target.name != "CLazyLibrary" {
+    && target.name != "CLazyLibrary" && target.name != "FuzzDriver" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]
 }

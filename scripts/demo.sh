@@ -9,24 +9,31 @@
 #   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong;
 #   7. when the team's store snapshot is beside the repository (../shared/stores, with real server chains in
 #      ../shared/chains; the data is never committed), one real chain judged on Android and iOS versions.
-# The server is stopped on exit, whatever happens. The fixture root stands in for the system trust store and
-# --at fixes the time, so the demo gives the same verdicts every day.
+# PINCTL_BINARY names a pinctl to run instead of building one. The server is stopped on exit, whatever happens.
+# The fixture root stands in for the system trust store and --at fixes the time, so the demo gives the same verdicts
+# every day.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 scripts/setup.sh
-echo "== building pinctl"
-build_log=$(mktemp)
-if ! swift build --product pinctl >"$build_log" 2>&1; then
-    # The compiler's own words: every error with the source lines it points at, else the end of the log.
-    grep -A3 'error:' "$build_log" >&2 || tail -n 40 "$build_log" >&2
-    echo "demo: the build failed (the full log: $build_log)" >&2
-    exit 1
+if [ -n "${PINCTL_BINARY:-}" ]; then
+    # A pinctl already built or installed (CI's run of the Debian package's /usr/bin/pinctl): no build.
+    pinctl=$PINCTL_BINARY
+    echo "== using $pinctl ($("$pinctl" --version | head -n 1))"
+else
+    echo "== building pinctl"
+    build_log=$(mktemp)
+    if ! swift build --product pinctl >"$build_log" 2>&1; then
+        # The compiler's own words: every error with the source lines it points at, else the end of the log.
+        grep -A3 'error:' "$build_log" >&2 || tail -n 40 "$build_log" >&2
+        echo "demo: the build failed (the full log: $build_log)" >&2
+        exit 1
+    fi
+    tail -n 1 "$build_log"
+    rm -f "$build_log"
+    pinctl="$root/.build/debug/pinctl"
 fi
-tail -n 1 "$build_log"
-rm -f "$build_log"
-pinctl="$root/.build/debug/pinctl"
 work=$(mktemp -d)
 server_pid=""
 stop_server() {

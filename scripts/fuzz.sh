@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
 #   scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]
-# Builds the fuzz targets once (ASan + libFuzzer, release, in .build-fuzz/), then runs each target, or the ones
-# named, in turn for N seconds or N executions, whichever ends first (default 30 s), starting from the committed seeds
+# Builds the fuzz targets in the instrumented build the suite under ASan shares (scripts/lib/instrumented-build.sh,
+# .build-asan/: nothing to build after scripts/test-asan.sh), then runs each target, or the ones named, in turn for
+# N seconds or N executions, whichever ends first (default 30 s), starting from the committed seeds
 # (Tests/Fuzz/corpus/TARGET/) and the corpus earlier runs grew (.build-fuzz/corpus/TARGET/, never committed).
 # libFuzzer draws a new random seed each run; --seed fixes it, so a run from the same corpus tries the same inputs in
 # the same order, and --runs then makes it the same run on a faster machine (CI's gate must not turn red by chance;
 # exploring is for runs by hand).
 # Prints the executions per target. Exits 1 if any target crashed or broke an invariant, naming the input
-# libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with the plain build: .build/debug/TARGET FILE.
+# libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with a plain build (Tests/Fuzz/README.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scratch=.build-fuzz
+work=.build-fuzz   # the corpora libFuzzer grows, the inputs it saves, its logs
 
 usage() {
     echo "usage: scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]" >&2
@@ -23,7 +24,7 @@ usage() {
 all=()
 for dir in Tests/Fuzz/Fuzz*/; do
     name=$(basename "$dir")
-    [ "$name" = FuzzSupport ] || all+=("$name")
+    [ "$name" = FuzzSupport ] || [ "$name" = FuzzDriver ] || all+=("$name")
 done
 
 seconds=()
@@ -50,29 +51,21 @@ limit=(${seconds[@]+"${seconds[@]}"} ${runs[@]+"${runs[@]}"})
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=30)
 
 echo "== building ${targets[*]}"
-# The package has the fuzz targets only when this is set (Package.swift): plain builds leave them out.
-export PINCTL_FUZZ_TARGETS=1
+source scripts/lib/instrumented-build.sh
 for target in "${targets[@]}"; do
-    # -DFUZZING drops each target's replay main: libFuzzer supplies main. swiftc keeps only its last
-    # -sanitize flag, so fuzzer and address go in one.
-    swift build --scratch-path "$scratch" -c release --product "$target" --sanitize fuzzer \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
-        | grep -v "Cannot export local symbol '__asan" | tail -n 1
+    swift build "${instrumented[@]}" --product "$target" 2>&1 | grep -v "Cannot export local symbol '__asan" | tail -n 1
 done
-bin=$(swift build --scratch-path "$scratch" -c release --show-bin-path)
+bin=$(swift build "${instrumented[@]}" --show-bin-path)
 
 # A fixed seed fixes Swift's hashing too: a Dictionary's order is otherwise drawn afresh in each process.
 [ ${#seed[@]} -eq 0 ] || export SWIFT_DETERMINISTIC_HASHING=1
-# The Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
-export SWIFT_BACKTRACE=enable=no
-# The runtimes' known leaks are not findings; the test suite's ASan run suppresses the same ones.
-suppressions=$root/scripts/lsan-suppressions.txt
-export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# instrumented-build.sh has set the sanitizers' options as the suite has them: the runtimes' known leaks are not
+# findings, and the Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
 failed=()
 for target in "${targets[@]}"; do
-    corpus=$scratch/corpus/$target
-    artifacts=$scratch/artifacts/$target
-    log=$scratch/logs/$target.log
+    corpus=$work/corpus/$target
+    artifacts=$work/artifacts/$target
+    log=$work/logs/$target.log
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
     options=(-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/")
     [ -f "Tests/Fuzz/dictionaries/$target.dict" ] && options+=(-dict="Tests/Fuzz/dictionaries/$target.dict")

@@ -90,15 +90,7 @@ enum CTLogListFuzz {
     static func sha256(_ data: Data) -> [UInt8] { DigestAlgorithm.sha256.digest([UInt8](data)) }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    CTLogListFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), CTLogListFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(CTLogListFuzz.check) }
 }
-#endif

@@ -47,15 +47,7 @@ enum CertificateDERFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    CertificateDERFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), CertificateDERFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(CertificateDERFuzz.check) }
 }
-#endif

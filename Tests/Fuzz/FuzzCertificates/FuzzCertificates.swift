@@ -18,15 +18,7 @@ enum CertificatesFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    CertificatesFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), CertificatesFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(CertificatesFuzz.check) }
 }
-#endif

@@ -64,15 +64,7 @@ enum GradleBuildConfigFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    GradleBuildConfigFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), GradleBuildConfigFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(GradleBuildConfigFuzz.check) }
 }
-#endif

@@ -37,15 +37,7 @@ enum NSCXMLFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    NSCXMLFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), NSCXMLFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(NSCXMLFuzz.check) }
 }
-#endif

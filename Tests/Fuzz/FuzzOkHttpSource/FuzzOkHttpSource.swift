@@ -50,15 +50,7 @@ enum OkHttpSourceFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    OkHttpSourceFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), OkHttpSourceFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(OkHttpSourceFuzz.check) }
 }
-#endif

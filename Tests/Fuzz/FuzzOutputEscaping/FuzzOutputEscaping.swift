@@ -110,15 +110,7 @@ enum OutputEscapingFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    OutputEscapingFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), OutputEscapingFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(OutputEscapingFuzz.check) }
 }
-#endif

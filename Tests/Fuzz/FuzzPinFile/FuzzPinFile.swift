@@ -36,15 +36,7 @@ enum PinFileFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    PinFileFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), PinFileFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(PinFileFuzz.check) }
 }
-#endif

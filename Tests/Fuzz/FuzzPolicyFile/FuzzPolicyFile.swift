@@ -41,15 +41,7 @@ enum PolicyFileFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    PolicyFileFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), PolicyFileFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(PolicyFileFuzz.check) }
 }
-#endif

@@ -49,15 +49,7 @@ enum StoreSnapshotFileFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    StoreSnapshotFileFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), StoreSnapshotFileFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(StoreSnapshotFileFuzz.check) }
 }
-#endif

@@ -1,13 +1,34 @@
 import Foundation
+import FuzzDriver
 
 /// What every fuzz target shares: reading libFuzzer's input, checking invariants, and replaying saved inputs.
 ///
 /// A target is one function from bytes to nothing that returns when the parser rejects the input and calls
-/// `require` for every property a parsed value must have. libFuzzer calls it through `LLVMFuzzerTestOneInput`;
-/// without `-DFUZZING` the target's `main` calls `replay`, so a plain build runs saved inputs through the same code.
+/// `require` for every property a parsed value must have. Its `main` hands it to `Fuzz.main`: built with
+/// `-DFUZZING` (Package.swift, when PINCTL_FUZZ_RUNTIME is set), libFuzzer runs it; otherwise it replays saved inputs through the
+/// same code.
 public enum Fuzz {
     /// The input being replayed, named when an invariant fails (libFuzzer names its own).
     nonisolated(unsafe) private static var currentInput: String?
+    /// The target libFuzzer calls: a C callback cannot capture it, so it waits here.
+    nonisolated(unsafe) private static var target: (([UInt8]) -> Void)?
+
+    /// The whole program of a fuzz target: libFuzzer's driver on `check` when built with `-DFUZZING`, else `replay`
+    /// of the files and directories the command line names.
+    public static func main(_ check: @escaping ([UInt8]) -> Void) -> Never {
+        #if FUZZING
+        target = check
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                Fuzz.target?(Fuzz.bytes(data, size))
+                return 0
+            })
+        #else
+        exit(replay(Array(CommandLine.arguments.dropFirst()), check))
+        #endif
+    }
 
     /// libFuzzer's input as bytes (`data` is nil when `size` is 0).
     public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {

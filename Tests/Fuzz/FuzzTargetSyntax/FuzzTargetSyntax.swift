@@ -36,15 +36,7 @@ enum TargetSyntaxFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    TargetSyntaxFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), TargetSyntaxFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(TargetSyntaxFuzz.check) }
 }
-#endif

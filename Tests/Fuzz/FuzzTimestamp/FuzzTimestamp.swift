@@ -42,15 +42,7 @@ enum TimestampFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    TimestampFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), TimestampFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(TimestampFuzz.check) }
 }
-#endif

@@ -33,15 +33,7 @@ enum TrustKitPlistFuzz {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    TrustKitPlistFuzz.check(Fuzz.bytes(data, size))
-    return 0
-}
-
-#if !FUZZING
 @main
-enum Replay {
-    static func main() { exit(Fuzz.replay(Array(CommandLine.arguments.dropFirst()), TrustKitPlistFuzz.check)) }
+enum Main {
+    static func main() { Fuzz.main(TrustKitPlistFuzz.check) }
 }
-#endif
