@@ -35,6 +35,9 @@ struct PlatformJudges: Sendable {
     {
         var named: [String] = []
         var appVersions: [String: Set<String>] = [:]
+        // One directory read for every app: each membership file once. One that cannot be opened is opened again
+        // below, where its error is given in the place of the app that named it.
+        let snapshots = try? StoreSnapshots(storesDirectory)
         for app in file.apps {
             let selectors: [String]
             if let chosen = app.platforms ?? file.platforms {
@@ -44,7 +47,7 @@ struct PlatformJudges: Sendable {
                 // evaluation says so).
                 let selector = "android@\(minSdk)-"
                 guard let versions = try? PlatformSettings(selectors: [selector], storesDirectory: storesDirectory)
-                    .versionNames() else { continue }
+                    .versionNames(in: snapshots) else { continue }
                 appVersions[app.name] = versions
                 if !named.contains(selector) { named.append(selector) }
                 continue
@@ -54,7 +57,7 @@ struct PlatformJudges: Sendable {
             // Each app's versions first, without reading a root: a version without a snapshot is named at its key.
             do throws(InputError) {
                 appVersions[app.name] = try PlatformSettings(selectors: selectors, storesDirectory: storesDirectory)
-                    .versionNames()
+                    .versionNames(in: snapshots)
             } catch {
                 let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
                 throw InputError("\(place): \(error.description)")
@@ -62,9 +65,8 @@ struct PlatformJudges: Sendable {
             for text in selectors where !named.contains(text) { named.append(text) }
         }
         guard !named.isEmpty else { return nil }
-        var judges = try PlatformJudges(settings, on: PlatformSettings(selectors: named,
-                                                                       storesDirectory: storesDirectory).stores(),
-                                        file: file)
+        let stores = try PlatformSettings(selectors: named, storesDirectory: storesDirectory).stores(in: snapshots)
+        var judges = try PlatformJudges(settings, on: stores, file: file)
         judges.appVersions = appVersions
         return judges
     }

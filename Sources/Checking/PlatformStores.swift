@@ -10,17 +10,18 @@ public struct PlatformStore: Sendable {
     /// Every root read for the run, by the name OpenSSL looks issuers up by: what a path search can reach.
     let rootNames: RootNameIndex
     /// Built when a chain is first judged on this version, not before: most versions share their verification with
-    /// another (`VersionClass`), and an `X509_STORE` of 150 roots costs about what verifying a chain does.
+    /// another (`VersionClass`). Its roots are outlines, each decoded when a path search asks for its subject: a
+    /// chain reaches one or two of the 150.
     private let store: BuiltOnFirstUse<TrustStore>
 
-    init(snapshot: StoreSnapshot, roots: [X509Certificate], certificateTransparency: CTLogList?,
+    init(snapshot: StoreSnapshot, roots: [CertificateOutline], certificateTransparency: CTLogList?,
          rootNames: RootNameIndex) {
         self.snapshot = snapshot
         self.certificateTransparency = certificateTransparency
         self.rootNames = rootNames
         // One origin for every version of a platform, so grouped versions say the same.
         let origin = "the \(snapshot.platform) store"
-        store = BuiltOnFirstUse { .anchors(roots, origin: origin) }
+        store = BuiltOnFirstUse { .outlined(roots, origin: origin) }
     }
 
     /// The snapshot's roots, as anchors.
@@ -71,10 +72,17 @@ public struct PlatformSettings: Sendable {
         self.targetSdk = targetSdk
     }
 
-    /// The names (`android@24`) of the versions the selectors name, without reading a root.
-    public func versionNames() throws(InputError) -> Set<String> {
+    /// `snapshots`, else the directory opened now.
+    private func open(_ snapshots: StoreSnapshots?) throws(StoreSnapshotError) -> StoreSnapshots {
+        if let snapshots { return snapshots }
+        return try StoreSnapshots(storesDirectory)
+    }
+
+    /// The names (`android@24`) of the versions the selectors name, without reading a root; from `snapshots` when
+    /// given (a directory opened once for many selectors), else from the directory opened now.
+    public func versionNames(in snapshots: StoreSnapshots? = nil) throws(InputError) -> Set<String> {
         do throws(StoreSnapshotError) {
-            let snapshots = try StoreSnapshots(storesDirectory)
+            let snapshots = try open(snapshots)
             var names: Set<String> = []
             for text in selectors {
                 names.formUnion(try snapshots.select(try PlatformSelector(parsing: text)).map(\.name))
@@ -86,13 +94,13 @@ public struct PlatformSettings: Sendable {
     }
 
     /// Every version the selectors name, in the order named and oldest first within each, a version named twice
-    /// once. A selector, version or snapshot directory that cannot be used is an input error naming what there is.
-    public func stores() throws(InputError) -> [PlatformStore] {
+    /// once (from `snapshots`, as `versionNames`). A selector, version or snapshot directory that cannot be used is an input error naming what there is.
+    public func stores(in snapshots: StoreSnapshots? = nil) throws(InputError) -> [PlatformStore] {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
-            let snapshots = try StoreSnapshots(storesDirectory)
-            // Versions share most roots: each is read once; so is the CT log list.
-            var read: [String: X509Certificate] = [:]
+            let snapshots = try open(snapshots)
+            // Versions share most roots: each is read once, as an outline; so is the CT log list.
+            var read: [String: CertificateOutline] = [:]
             let rootNames = RootNameIndex()
             var ctLogs: CTLogList?
             var stores: [PlatformStore] = []
@@ -100,13 +108,13 @@ public struct PlatformSettings: Sendable {
                 let selector = try PlatformSelector(parsing: text)
                 for snapshot in try snapshots.select(selector)
                 where !stores.contains(where: { $0.snapshot.name == snapshot.name }) {
-                    var roots: [X509Certificate] = []
+                    var roots: [CertificateOutline] = []
                     for id in snapshot.rootIDs.sorted() {
                         if let root = read[id] {
                             roots.append(root)
                             continue
                         }
-                        let root = try snapshots.root(id)
+                        let root = try snapshots.rootOutline(id)
                         read[id] = root
                         rootNames.add(root, id: id)
                         roots.append(root)

@@ -8,7 +8,7 @@ import PolicyEngine
 final class RootNameIndex: @unchecked Sendable {
     private var bySubject: [UInt: [(id: String, issuer: UInt)]] = [:]
 
-    func add(_ root: X509Certificate, id: String) {
+    func add(_ root: CertificateOutline, id: String) {
         bySubject[root.subjectNameHash, default: []].append((id, root.issuerNameHash))
     }
 

@@ -8,15 +8,15 @@ import Synchronization
 /// A verification is reused only where running it again must give the same result:
 /// - the same leaf, candidate intermediates (in order), anchors and settings, each certificate compared by its
 ///   SHA-256 fingerprint;
-/// - anchors that are all listed (CA files, pinned certificates): a hashed directory or a bundle read lazily may
-///   change under pinctl, and its certificates are not known to compare;
+/// - anchors that are all known (CA files, pinned certificates, a platform's roots): a hashed directory or a bundle
+///   read lazily may change under pinctl, and its certificates are not known to compare;
 /// - the same platform rules (DESIGN §12): whether Apple's server policy applies, whether an anchor's dates count,
 ///   the platform's store and the roots its user added, all listed. Versions of one `VersionClass` share one
 ///   verification within a probe; this shares it across probes. Never with Certificate Transparency: its verdict
 ///   reads the SCTs each server sends, and Apple's log states change with time;
-/// - a time at which every certificate involved (the leaf, the candidates, every listed anchor) is valid or invalid
-///   exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's margin so
-///   that OpenSSL's whole seconds and pinctl's exact ones read alike;
+/// - a time at which every certificate involved (the leaf, the candidates, every anchor the search met) is valid or
+///   invalid exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's
+///   margin so that OpenSSL's whole seconds and pinctl's exact ones read alike;
 /// - a search for other paths that ran to its end, not one the clock cut short (`PathBacktracking.deadline`).
 /// The oldest entry goes once `capacity` are held, so memory is bounded whatever a fleet serves.
 // Sendable: its one field is a Mutex.
@@ -83,7 +83,7 @@ public final class VerificationMemo: Sendable {
         if let remembered { return remembered.verification }
         let verification = verify()
         guard !verification.searchCutShort else { return verification }
-        let entry = Entry(time: options.time, certificates: [leaf] + untrusted + store.certificates,
+        let entry = Entry(time: options.time, certificates: [leaf] + untrusted + store.metAnchors,
                           verification: verification)
         memory.withLock { $0.remember(entry, for: key) }
         return verification

@@ -11,12 +11,16 @@ public final class TrustStore: @unchecked Sendable {
     /// The anchors given one by one (CA files, pinned certificates, resources); a hashed directory's are looked up
     /// by OpenSSL as needed and are not listed.
     public let certificates: [X509Certificate]
-    /// Hashed directories and bundle files handed to OpenSSL: what `union` must load again.
+    /// Hashed directories and bundle files handed to OpenSSL, and anchors decoded when a chain asks for them (a
+    /// platform's roots): what `union` must add again.
     private let directories: [String]
     private let files: [String]
+    private let outlines: [CertificateOutline]
+    /// The lookup of `outlines`, which knows which of them a path search has decoded.
+    private let lookup: AnchorLookup?
 
-    /// What a store holds, when all of it is listed: a SHA-256 over its anchors' fingerprints in order, and the name
-    /// messages give it.
+    /// What a store holds, when all of it is known: a SHA-256 over its anchors' fingerprints in order (the listed
+    /// ones, then the outlined ones), and the name messages give it.
     struct Contents: Hashable {
         let origin: String
         let anchors: [UInt8]
@@ -25,7 +29,8 @@ public final class TrustStore: @unchecked Sendable {
     /// Nil when a hashed directory or a bundle read lazily holds anchors: what they hold is not known up front.
     let contents: Contents?
 
-    private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String]) {
+    private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String],
+                 outlines: [CertificateOutline] = []) {
         BuiltinKeyMethods.install()
         guard let store = X509_STORE_new() else { fatalError("X509_STORE_new: out of memory") }
         pointer = store
@@ -33,14 +38,18 @@ public final class TrustStore: @unchecked Sendable {
         self.certificates = certificates
         self.directories = directories
         self.files = files
+        self.outlines = outlines
         contents = directories.isEmpty && files.isEmpty
-            ? Contents(origin: origin, anchors: Digest.sha256(certificates.flatMap(\.sha256Fingerprint))) : nil
+            ? Contents(origin: origin, anchors: Digest.sha256(certificates.flatMap(\.sha256Fingerprint)
+                + outlines.flatMap(\.sha256Fingerprint)))
+            : nil
         for directory in directories {
             _ = PathBytes.withCString(directory) { X509_STORE_load_path(store, $0) }
         }
         for file in files {
-            CertificateBundleLookup.add(file, to: store)
+            AnchorLookup.addBundle(file, to: store)
         }
+        lookup = outlines.isEmpty ? nil : AnchorLookup.add(outlines, to: store)
         for certificate in certificates {
             // X509_STORE_add_cert takes its own reference; a duplicate is not an error in OpenSSL 3, and adding a
             // parsed certificate fails only when memory is exhausted.
@@ -94,11 +103,23 @@ public final class TrustStore: @unchecked Sendable {
         TrustStore(origin: origin, certificates: certificates, directories: [], files: [])
     }
 
+    /// Exactly the outlined certificates as anchors, each decoded only when a chain asks for its subject (a
+    /// platform's store, of which a chain reaches one or two roots): what the store holds is known, as for
+    /// `anchors`, though only those decoded so far are `metAnchors`.
+    public static func outlined(_ outlines: [CertificateOutline], origin: String) -> TrustStore {
+        TrustStore(origin: origin, certificates: [], directories: [], files: [], outlines: outlines)
+    }
+
+    /// The listed anchors and those of the outlined ones a path search has decoded: every anchor a verification
+    /// against this store can have met, when the store is all known (`contents`).
+    var metAnchors: [X509Certificate] { certificates + (lookup?.loaded ?? []) }
+
     /// Every anchor of every store in one: for a policy that trusts several sources at once (Android's
     /// `<trust-anchors>` with `system` and `@raw/…`).
     public static func union(_ stores: [TrustStore], origin: String) -> TrustStore {
         TrustStore(origin: origin, certificates: stores.flatMap(\.certificates),
-                   directories: stores.flatMap(\.directories), files: stores.flatMap(\.files))
+                   directories: stores.flatMap(\.directories), files: stores.flatMap(\.files),
+                   outlines: stores.flatMap(\.outlines))
     }
 
     /// Whether `certificate` is one of this store's anchors, compared by subject and public key (the way OpenSSL
@@ -107,7 +128,7 @@ public final class TrustStore: @unchecked Sendable {
         if certificates.contains(where: { $0.subject == certificate.subject && $0.spkiDER == certificate.spkiDER }) {
             return true
         }
-        guard !directories.isEmpty || !files.isEmpty else { return false }
+        guard !directories.isEmpty || !files.isEmpty || !outlines.isEmpty else { return false }
         guard let context = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new: out of memory") }
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, pointer, nil, nil) == 1 else {

@@ -54,7 +54,8 @@ public enum UntrustedText {
     /// space. Text a data file holds for display (a label, a log's description) is refused otherwise.
     public static func isPrintable(_ text: some StringProtocol) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
-            if scalar == " " { return true }
+            // ASCII without the Unicode tables: all of it prints but the C0 controls and DEL (space is let through).
+            if scalar.isASCII { return scalar.value >= 0x20 && scalar.value != 0x7F }
             switch scalar.properties.generalCategory {
             case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
                  .spaceSeparator:

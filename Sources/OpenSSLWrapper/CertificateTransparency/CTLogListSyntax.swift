@@ -113,14 +113,14 @@ struct CTLogListSyntax {
         var escaping = false
         for scalar in trimmed(raw) {
             if escaping {
-                guard "\\\"'$#".unicodeScalars.contains(scalar) else {
+                guard ["\\", "\"", "'", "$", "#"].contains(scalar) else {
                     throw fail("a backslash before a character the builder does not escape (it escapes \\ \" ' $ #)")
                 }
                 value.append(scalar)
                 escaping = false
             } else if scalar == "\\" {
                 escaping = true
-            } else if "\"'#".unicodeScalars.contains(scalar) {
+            } else if scalar == "\"" || scalar == "'" || scalar == "#" {
                 throw fail("a quote or # that is not escaped (the builder writes \\\" \\' \\#)")
             } else {
                 value.append(scalar)

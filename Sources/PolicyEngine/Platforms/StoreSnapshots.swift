@@ -1,4 +1,5 @@
 import FileAccess
+import Synchronization
 import OpenSSLWrapper
 import TextSyntax
 
@@ -9,6 +10,9 @@ public struct StoreSnapshots: Sendable {
     public let directory: String
     /// Where the directory came from: `--stores`, `PINCTL_STORES` or the installed copy.
     public let location: StoreLocation
+    /// The membership files read so far, by platform: a policy file's apps each name versions, and each is looked up
+    /// in the same few files. Kept by this value only, so a directory opened again (serve's reload) is read again.
+    private let read = ReadMemberships()
 
     /// The first line of `FORMAT`: a directory without it is not a snapshot directory.
     static let format = "pinctl-stores 1"
@@ -52,6 +56,13 @@ public struct StoreSnapshots: Sendable {
 
     /// Every version of `platform` the directory records, oldest first.
     public func snapshots(of platform: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
+        if let known = read.snapshots.withLock({ $0[platform] }) { return known }
+        let snapshots = try readSnapshots(of: platform)
+        read.snapshots.withLock { $0[platform] = snapshots }
+        return snapshots
+    }
+
+    private func readSnapshots(of platform: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
         let path = membershipPath(platform)
         guard (try? FileSystem.kind(of: path)) != nil else {
             let present = platforms()
@@ -103,15 +114,41 @@ public struct StoreSnapshots: Sendable {
         guard certificates.count == 1, let certificate = certificates.first else {
             throw StoreSnapshotError("\(path): expected one certificate, found \(certificates.count)")
         }
+        try Self.check(id, path: path, spkiSHA256: certificate.spkiSHA256, sha256: certificate.sha256Fingerprint)
+        return certificate
+    }
+
+    /// The root recorded under `id` as `root(_:)` reads it, checked the same way, but only outlined: a platform's
+    /// store decodes a root whole when a chain asks for its subject (`TrustStore.outlined`). A file the outline
+    /// cannot read (not one plain PEM certificate) is read by `root(_:)`, so it is refused in the same words.
+    public func rootOutline(_ id: String) throws(StoreSnapshotError) -> CertificateOutline {
+        guard StoreSnapshotFile.isRootID(id) else { throw StoreSnapshotError("\(id.debugDescription): not a root id") }
+        let path = Path.join(Path.join(directory, "roots"), id + ".pem")
+        guard let bytes = try? FileInput.read(path), let outlines = CertificateOutline.pem(bytes), outlines.count == 1
+        else {
+            let root = try root(id)
+            guard let outline = CertificateOutline(der: root.derBytes) else {
+                throw StoreSnapshotError("\(path): the certificate's fields cannot be read in order")
+            }
+            return outline
+        }
+        try Self.check(id, path: path, spkiSHA256: outlines[0].spkiSHA256, sha256: outlines[0].sha256Fingerprint)
+        return outlines[0]
+    }
+
+    /// Whether the certificate at `path` is the one `id` records (its key's SHA-256, and its own SHA-256's first 8
+    /// hex digits in the `-` form).
+    private static func check(_ id: String, path: String, spkiSHA256: [UInt8], sha256: [UInt8])
+        throws(StoreSnapshotError)
+    {
         let parts = id.split(separator: "-")
-        let key = Hex.upper(certificate.spkiSHA256).lowercased()
-        let own = String(Hex.upper(certificate.sha256Fingerprint).lowercased().prefix(8))
+        let key = Hex.lower(spkiSHA256)
+        let own = Hex.lower(sha256.prefix(4))
         guard parts[0] == key, parts.count == 1 || parts[1] == own else {
             let found = parts.count == 1 ? "key SHA-256 \(key)" : "key SHA-256 \(key) and certificate SHA-256 \(own)…"
             throw StoreSnapshotError("\(path): holds a certificate of \(found), not the one its name records: the "
                 + "snapshot was changed after scripts/build-stores.sh wrote it; rebuild it")
         }
-        return certificate
     }
 
     /// Apple's CT log list (`apple-ct-logs.cnf`), which the Apple versions that require Certificate Transparency
@@ -131,4 +168,9 @@ public struct StoreSnapshots: Sendable {
     }
 
     private func membershipPath(_ platform: String) -> String { Path.join(directory, platform + ".txt") }
+}
+
+/// The membership files a `StoreSnapshots` has read, by platform.
+private final class ReadMemberships: Sendable {
+    let snapshots = Mutex<[String: [StoreSnapshot]]>([:])
 }
