@@ -260,36 +260,6 @@ extension X509Certificate {
     }
 }
 
-/// SHA-256 through OpenSSL, the one crypto engine.
-enum Digest {
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        bytes.withUnsafeBufferPointer { input in
-            _ = SHA256(input.baseAddress, input.count, &digest)
-        }
-        return digest
-    }
-}
-
-enum BIOReader {
-    /// The whole content of a memory BIO as UTF-8 text.
-    static func string(from bio: OpaquePointer) -> String {
-        var data: UnsafeMutablePointer<CChar>?
-        let length = COpenSSLShim_BIO_get_mem_data(bio, &data)
-        guard length > 0, let data else { return "" }
-        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
-    }
-}
-
-extension String {
-    /// Text from a C buffer filled up to a NUL.
-    init(nulTerminated buffer: [CChar]) {
-        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
 extension X509Certificate {
     /// The certificate as a PEM block, 64 base64 characters a line.
     public var pemString: String {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The layout of STYLE.md kept by the sources themselves (#18): C only in its wrapper modules, no module re-exporting
-/// another, the helpers without OpenSSL outside OpenSSLWrapper, and one condition variable.
+/// another, the helpers without OpenSSL outside OpenSSLWrapper, one condition variable, and no file over 300 lines.
 @Suite struct ModuleLayoutTests {
     /// Every Swift file under `Sources/<folder>`, as (path relative to the root, text).
     static func sources(_ folder: String = "") throws -> [(path: String, text: String)] {
@@ -78,6 +78,16 @@ import TestSupport
             for line in Self.codeLines(text) {
                 #expect(!line.contains(work), "\(path) \(kind): \(line)")
             }
+        }
+    }
+
+    /// Files of 50 to 300 lines, one concept each (STYLE.md): none over 300 (#34).
+    @Test func noSourceFileIsOver300Lines() throws {
+        let files = try Self.sources()
+        #expect(files.count > 200)
+        for (path, text) in files {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 300, "\(path) has \(lines) lines")
         }
     }
 }

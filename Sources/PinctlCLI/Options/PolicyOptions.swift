@@ -63,8 +63,9 @@ struct PolicyOptions: ParsableArguments {
         if let problem = library.definition.flagsProblem(flags) { throw ValidationError(problem) }
     }
 
-    /// Each library's flags as given, by library.
-    private var libraryFlags: [(library: Library, flags: PolicyFlags)] {
+    /// Each library's flags as given, by library. Every registered library must be listed, once: one left out would
+    /// have its flags parsed and then dropped, its policy judged as if they were not given (LibraryFlagsTests).
+    var libraryFlags: [(library: Library, flags: PolicyFlags)] {
         let groups: [(Library, any LibraryFlagGroup)] = [
             (.afnetworking, afnetworking), (.alamofire, alamofire), (.okhttp, okhttp), (.trustkit, trustkit), (.nsc, nsc),
         ]

@@ -5,8 +5,10 @@ struct PinReferences {
     var certificates: [PinnedCertificate] = []
     var keyHashes: [PublicKeyPin] = []
 
-    /// Reads a list (or a single entry) of pins and pin paths.
-    static func read(_ value: YAMLValue, relativeTo directory: String) throws(ConfigurationError) -> PinReferences {
+    /// Reads a list (or a single entry) of pins and pin paths, each path through `pinFiles`.
+    static func read(_ value: YAMLValue, relativeTo directory: String, pinFiles: PinFiles)
+        throws(ConfigurationError) -> PinReferences
+    {
         var references = PinReferences()
         for entry in try value.sequenceOrScalar() {
             let text = try entry.string()
@@ -20,7 +22,7 @@ struct PinReferences {
             }
             let path = PolicyFile.resolve(text, relativeTo: directory)
             do {
-                let loaded = try PinLoader.load(path: path)
+                let loaded = try pinFiles.load(path)
                 references.certificates += loaded.certificates
                 references.keyHashes += loaded.keyHashes
             } catch {
@@ -31,10 +33,10 @@ struct PinReferences {
     }
 
     /// Certificate files only, for policies that pin whole certificates or the keys of certificates (Alamofire).
-    static func certificates(_ value: YAMLValue, relativeTo directory: String, library: String)
+    static func certificates(_ value: YAMLValue, relativeTo directory: String, pinFiles: PinFiles, library: String)
         throws(ConfigurationError) -> [PinnedCertificate]
     {
-        let references = try read(value, relativeTo: directory)
+        let references = try read(value, relativeTo: directory, pinFiles: pinFiles)
         if let hash = references.keyHashes.first {
             throw value.error("\(library) pins certificates (or their keys), not hashes: \(hash.text) (\(hash.source)) "
                 + "cannot be used; give certificate files")

@@ -93,8 +93,9 @@ public struct PolicyFile: Sendable {
                 }
             default:
                 sawApps = true
+                let pinFiles = PinFiles()
                 for entry in try value.sequence() {
-                    let app = try readApp(entry, directory: directory)
+                    let app = try readApp(entry, directory: directory, pinFiles: pinFiles)
                     if let earlier = apps.first(where: { $0.name == app.name }) {
                         throw entry.error("two apps are named \(app.name) (the first at \(earlier.location))")
                     }
@@ -108,7 +109,9 @@ public struct PolicyFile: Sendable {
         return file
     }
 
-    private static func readApp(_ value: YAMLValue, directory: String) throws(ConfigurationError) -> App {
+    private static func readApp(_ value: YAMLValue, directory: String, pinFiles: PinFiles)
+        throws(ConfigurationError) -> App
+    {
         let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
         let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
                                                   "platforms", "minSdk", "targetSdk"] + settingKeys)
@@ -144,7 +147,8 @@ public struct PolicyFile: Sendable {
         let policy: any TrustPolicy
         switch (member("policy"), member("config")) {
         case (let inline?, nil):
-            policy = try library.definition.decodeInline(inline, .init(directory: directory, hosts: hosts))
+            policy = try library.definition.decodeInline(inline, .init(directory: directory, hosts: hosts,
+                                                                                       pinFiles: pinFiles))
         case (nil, let config?):
             let file = resolve(try config.string(), relativeTo: directory)
             do {

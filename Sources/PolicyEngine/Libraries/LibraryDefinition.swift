@@ -9,6 +9,8 @@ public struct LibraryDefinition: Sendable {
     struct InlineContext: Sendable {
         let directory: String
         let hosts: [String]
+        /// The pin files and directories the policy file's apps name, each read once for all of them.
+        let pinFiles: PinFiles
     }
 
     /// The library's inline `policy:` form (DESIGN §7).

@@ -60,7 +60,7 @@ enum AFNetworkingDefinition {
                 mode = parsed
             case "pins":
                 pinsValue = member
-                pins = try PinReferences.read(member, relativeTo: context.directory)
+                pins = try PinReferences.read(member, relativeTo: context.directory, pinFiles: context.pinFiles)
             case "allowInvalidCertificates": allowInvalidCertificates = try member.bool()
             default: validatesDomainName = try member.bool()
             }

@@ -106,7 +106,8 @@ enum AlamofireDefinition {
             guard let member = members.first(where: { $0.key == name })?.value else {
                 throw value.error("\(kind) needs \(name): certificate files or directories")
             }
-            return try PinReferences.certificates(member, relativeTo: context.directory, library: "Alamofire")
+            return try PinReferences.certificates(member, relativeTo: context.directory,
+                                                  pinFiles: context.pinFiles, library: "Alamofire")
         }
         switch kind {
         case "default":
