@@ -2,8 +2,8 @@
 # Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
 #   scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]
 # Builds the fuzz targets in the instrumented build the suite under ASan shares (scripts/lib/instrumented-build.sh,
-# .build-asan/: nothing to build after scripts/test-asan.sh), then runs each target, or the ones named, in turn for
-# N seconds or N executions, whichever ends first (default 30 s), starting from the committed seeds
+# .build-asan/: nothing to build after scripts/test-asan.sh), then runs each target, or the ones named, as many at once
+# as there are processors, for N seconds or N executions, whichever ends first (default 30 s), from the committed seeds
 # (Tests/Fuzz/corpus/TARGET/) and the corpus earlier runs grew (.build-fuzz/corpus/TARGET/, never committed).
 # libFuzzer draws a new random seed each run; --seed fixes it, so a run from the same corpus tries the same inputs in
 # the same order, and --runs then makes it the same run on a faster machine (CI's gate must not turn red by chance;
@@ -61,25 +61,48 @@ bin=$(swift build "${instrumented[@]}" --show-bin-path)
 [ ${#seed[@]} -eq 0 ] || export SWIFT_DETERMINISTIC_HASHING=1
 # instrumented-build.sh has set the sanitizers' options as the suite has them: the runtimes' known leaks are not
 # findings, and the Swift runtime's crash reporter would take the crash signal before libFuzzer saves the input.
-failed=()
-for target in "${targets[@]}"; do
-    corpus=$work/corpus/$target
-    artifacts=$work/artifacts/$target
-    log=$work/logs/$target.log
+# One target's run, its log in $work/logs/TARGET.log and its exit status in $work/logs/TARGET.status.
+run_target() {
+    local target=$1 corpus=$work/corpus/$1 artifacts=$work/artifacts/$1 log=$work/logs/$1.log
     mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
-    options=(-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/")
+    local options=(-timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/")
     [ -f "Tests/Fuzz/dictionaries/$target.dict" ] && options+=(-dict="Tests/Fuzz/dictionaries/$target.dict")
-    flags=Tests/Fuzz/options/$target.options   # the target's own flags, one a line; # starts a comment line
+    local flags=Tests/Fuzz/options/$target.options   # the target's own flags, one a line; # starts a comment line
     if [ -f "$flags" ]; then
         while read -r flag; do options+=("$flag"); done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$flags")
     fi
-    status=0
-    "$bin/$target" "${limit[@]}" ${seed[@]+"${seed[@]}"} "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+    local status=0
+    "$bin/$target" "${limit[@]}" ${seed[@]+"${seed[@]}"} "${options[@]}" "$corpus" "Tests/Fuzz/corpus/$target" \
+        >"$log" 2>&1 || status=$?
+    echo "$status" >"$work/logs/$target.status"
+}
+
+# Targets run side by side, one a processor (each is one process on one thread): the same executions, and the same
+# inputs with --seed, in less time. Each is reported, in order, once all have run.
+mkdir -p "$work/logs"
+parallel=$(nproc)
+running=0
+for target in "${targets[@]}"; do
+    rm -f "$work/logs/$target.status"
+    if [ "$running" -ge "$parallel" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    run_target "$target" &
+    running=$((running + 1))
+done
+wait || true
+
+failed=()
+for target in "${targets[@]}"; do
+    log=$work/logs/$target.log
+    status=$(cat "$work/logs/$target.status" 2>/dev/null || echo "no status")
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     seconds=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
     rate=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
-    echo "$target: ${runs:-?} executions in ${seconds:-?} s (${rate:-?} exec/s), corpus $(ls "$corpus" | wc -l) inputs"
-    if [ $status -ne 0 ]; then
+    inputs=$(ls "$work/corpus/$target" | wc -l)
+    echo "$target: ${runs:-?} executions in ${seconds:-?} s (${rate:-?} exec/s), corpus $inputs inputs"
+    if [ "$status" != 0 ]; then
         input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
         echo "fuzz: $target failed (exit $status); crashing input: ${input:-none saved}; log: $log" >&2
         grep -E "invariant failed|Fatal error|ERROR: (AddressSanitizer|libFuzzer)|SUMMARY" "$log" \

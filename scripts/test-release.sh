@@ -7,8 +7,8 @@
 # The tests run from the instrumented build the suite under ASan makes (scripts/test-asan.sh; built here if it is
 # not there yet). Extra arguments go to `swift test`. With PINCTL_BINARY set (e.g.
 # /usr/bin/pinctl from scripts/package-deb.sh's package), that binary is tested instead, serve's suites included,
-# and no release build is made; PINCTL_TEST_INSTALLED tells InstalledStoresTests that the binary is installed, so that its
-# snapshot copy (PREFIX/share/pinctl/stores, which the package carries) is the one to judge with.
+# and no release build is made; PINCTL_TEST_INSTALLED tells InstalledStoresTests that the binary is installed, so
+# that its snapshot copy (PREFIX/share/pinctl/stores, which the package carries) is the one to judge with.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -22,4 +22,5 @@ if [ -n "${PINCTL_BINARY:-}" ]; then
 fi
 scripts/build-release.sh --product pinctl --scratch-path .build-release 2>&1 | tail -n 1
 PINCTL_BINARY="$root/.build-release/release/pinctl" \
-    swift test "${instrumented[@]}" --filter pinctlTests --skip 'pinctlTests\.(Serve[A-Za-z]*|CommandAgreement)Tests' "$@"
+    swift test "${instrumented[@]}" --filter pinctlTests \
+        --skip 'pinctlTests\.(Serve[A-Za-z]*|CommandAgreement)Tests' "$@"
