@@ -94,7 +94,8 @@ public struct PlatformSettings: Sendable {
     }
 
     /// Every version the selectors name, in the order named and oldest first within each, a version named twice
-    /// once (from `snapshots`, as `versionNames`). A selector, version or snapshot directory that cannot be used is an input error naming what there is.
+    /// once (from `snapshots`, as `versionNames`). A selector, version or snapshot directory that cannot be used is
+    /// an input error naming what there is.
     public func stores(in snapshots: StoreSnapshots? = nil) throws(InputError) -> [PlatformStore] {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {

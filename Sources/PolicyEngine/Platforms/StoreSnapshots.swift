@@ -1,6 +1,6 @@
 import FileAccess
-import Synchronization
 import OpenSSLWrapper
+import Synchronization
 import TextSyntax
 
 /// The snapshot directory `scripts/build-stores.sh` writes (docs/platform-stores.md), read only as far as a command

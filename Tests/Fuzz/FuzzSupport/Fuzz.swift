@@ -5,8 +5,8 @@ import FuzzDriver
 ///
 /// A target is one function from bytes to nothing that returns when the parser rejects the input and calls
 /// `require` for every property a parsed value must have. Its `main` hands it to `Fuzz.main`: built with
-/// `-DFUZZING` (Package.swift, when PINCTL_FUZZ_RUNTIME is set), libFuzzer runs it; otherwise it replays saved inputs through the
-/// same code.
+/// `-DFUZZING` (Package.swift, when PINCTL_FUZZ_RUNTIME is set), libFuzzer runs it; otherwise it replays saved
+/// inputs through the same code.
 public enum Fuzz {
     /// The input being replayed, named when an invariant fails (libFuzzer names its own).
     nonisolated(unsafe) private static var currentInput: String?
