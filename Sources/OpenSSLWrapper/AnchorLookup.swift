@@ -20,10 +20,21 @@ final class AnchorLookup: Sendable {
     /// The anchors decoded so far, in the order chains asked for them: every anchor a path search has met, since
     /// a lookup decodes every anchor of the subject asked for (`VerificationMemo` compares their dates).
     private let decoded = Mutex<[X509Certificate]>([])
+    /// The subjects of the anchors asked for that OpenSSL could not decode whole: left out of the store, and named
+    /// in every verification against it (`undecodedWarnings`), so that a root missing for that reason is not silent.
+    private let undecoded = Mutex<[String]>([])
 
     private init(outlines: [CertificateOutline]) { self.outlines = outlines }
 
     var loaded: [X509Certificate] { decoded.withLock { $0 } }
+
+    /// What a verification against this store says of the anchors it had to leave out, in `origin`'s words.
+    func undecodedWarnings(origin: String) -> [String] {
+        undecoded.withLock { $0 }.map { subject in
+            "\(origin): the certificate \(subject) cannot be decoded: it is left out of the store; replace or remove "
+                + "that entry"
+        }
+    }
 
     /// Adds `outlines` to `store` as anchors looked up when asked for.
     static func add(_ outlines: [CertificateOutline], to store: OpaquePointer) -> AnchorLookup {
@@ -58,8 +69,12 @@ final class AnchorLookup: Sendable {
                   let store = X509_LOOKUP_get_store(lookup) else { return 0 }
             let anchors = Unmanaged<AnchorLookup>.fromOpaque(data).takeUnretainedValue()
             for outline in anchors.outlines where X509_NAME_cmp(outline.subject, name) == 0 {
-                // One OpenSSL cannot decode whole is left out, as X509_STORE_load_file leaves it out.
-                guard let certificate = outline.certificate else { continue }
+                // One OpenSSL cannot decode whole is left out, as X509_STORE_load_file leaves it out, and named.
+                guard let certificate = outline.certificate else {
+                    let subject = X509Certificate.format(outline.subject)
+                    anchors.undecoded.withLock { if !$0.contains(subject) { $0.append(subject) } }
+                    continue
+                }
                 // X509_STORE_add_cert takes its own reference; one the store holds already is not added twice.
                 if certificate.withUnsafeX509Pointer({ X509_STORE_add_cert(store, $0) }) == 1 {
                     anchors.decoded.withLock { $0.append(certificate) }

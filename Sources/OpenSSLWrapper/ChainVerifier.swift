@@ -76,7 +76,7 @@ public enum ChainVerifier {
             // The certificates past the untrusted ones came from the store: the last of them is the anchor.
             let endsAtAnchor = built.count > Int(X509_STORE_CTX_get_num_untrusted(ctx))
             let verified = readBack(built, failure: recorder.first, known: known, origin: store.origin,
-                                    endsAtAnchor: endsAtAnchor)
+                                    endsAtAnchor: endsAtAnchor, warnings: store.undecodedAnchorWarnings)
             // The platform's rules judge the path built, like pinctl's own checks, so that backtracking tries
             // another path when they refuse this one (Apple's path builder weighs policy failures the same way).
             // They are the rules of a TLS server policy: a basic X.509 evaluation has none of them.
@@ -140,10 +140,11 @@ public enum ChainVerifier {
     }
 
     /// The built chain and its failure as Swift values. A certificate OpenSSL took from the store but pinctl cannot
-    /// read is left out of the chain with a warning naming it; the failure still names it, by subject.
+    /// read is left out of the chain with a warning naming it; the failure still names it, by subject. `warnings`
+    /// come first: the store's own (its anchors that could not be decoded).
     private static func readBack(
         _ built: [OpaquePointer], failure first: FailureRecorder.First?, known: [X509Certificate], origin: String,
-        endsAtAnchor: Bool
+        endsAtAnchor: Bool, warnings: [String]
     ) -> ChainVerification {
         var reader = StoreReader(known: known, origin: origin)
         let chain = built.compactMap { reader.certificate($0) }
@@ -158,7 +159,8 @@ public enum ChainVerifier {
         }
         let anchor = endsAtAnchor ? built.last.flatMap { reader.certificate($0) } : nil
         return ChainVerification(
-            chain: chain.isEmpty ? [known[0]] : chain, failure: failure, warnings: reader.warnings, anchor: anchor)
+            chain: chain.isEmpty ? [known[0]] : chain, failure: failure, warnings: warnings + reader.warnings,
+            anchor: anchor)
     }
 }
 

@@ -114,6 +114,9 @@ public final class TrustStore: @unchecked Sendable {
     /// against this store can have met, when the store is all known (`contents`).
     var metAnchors: [X509Certificate] { certificates + (lookup?.loaded ?? []) }
 
+    /// The outlined anchors a path search asked for that could not be decoded, each said in a sentence.
+    var undecodedAnchorWarnings: [String] { lookup?.undecodedWarnings(origin: origin) ?? [] }
+
     /// Every anchor of every store in one: for a policy that trusts several sources at once (Android's
     /// `<trust-anchors>` with `system` and `@raw/…`).
     public static func union(_ stores: [TrustStore], origin: String) -> TrustStore {

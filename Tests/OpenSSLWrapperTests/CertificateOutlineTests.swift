@@ -70,4 +70,26 @@ struct CertificateOutlineTests {
         }
         #expect(memo.hits == 1)
     }
+
+    /// A root whose fields up to its key read but which OpenSSL cannot decode whole (its signature's BIT STRING says
+    /// 8 unused bits, which DER forbids) is left out of the store, as X509_STORE_load_file leaves it out, and every
+    /// verification that met it says so: not a silent "untrusted".
+    @Test func aRootThatCannotBeDecodedIsLeftOutAndNamed() throws {
+        var der = Certs.one("root-ca.pem").derBytes
+        // The signatureValue is the last field: 03, a one-byte length (an ECDSA P-256 signature is short) that runs
+        // to the end, then the unused-bits byte.
+        let bitString = try #require(der.indices.dropLast(2).last { index in
+            der[index] == 0x03 && Int(der[index + 1]) == der.count - index - 2 && der[index + 2] == 0
+        })
+        der[bitString + 2] = 8
+        #expect((try? X509Certificate(derBytes: der)) == nil)
+        let outline = try #require(CertificateOutline(der: der))
+        let store = TrustStore.outlined([outline], origin: "the test store")
+        let result = ChainVerifier.verify(
+            leaf: Certs.one("leaf.pem"), untrusted: [Certs.one("intermediate-ca.pem")], store: store,
+            options: VerificationOptions(time: TestTime.now, domain: "pinning.test", checksServerIdentity: true))
+        #expect(!result.isValid)
+        #expect(result.warnings == ["the test store: the certificate CN=pinctl Test Root CA,O=pinctl Test cannot be "
+            + "decoded: it is left out of the store; replace or remove that entry"])
+    }
 }
