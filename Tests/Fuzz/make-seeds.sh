@@ -215,10 +215,12 @@ cat >"$dir/regression-five-digit-year.xml" <<EOF
 EOF
 fi
 
-# FuzzTrustKitPlist: the TrustKit fixtures, XML and binary plists and JSON, accepted and refused.
+# FuzzTrustKitPlist: the TrustKit and ATS fixtures, XML and binary plists and JSON, accepted and refused.
 if wanted FuzzTrustKitPlist; then
 dir=$(fresh FuzzTrustKitPlist)
 cp "$fixtures/trustkit/"*.plist "$fixtures/trustkit/"*.json "$dir/"
+# The same bytes are read as App Transport Security's NSPinnedDomains too.
+cp "$fixtures/ats/Info.plist" "$dir/ats-Info.plist"
 # A binary plist holding a set, { TSKPinnedDomains: set { "abc" } }, on which Foundation crashed (fixed, see
 # Tests/PolicyEngineTests/FuzzFindingTests.swift): four objects at offsets 8, 11, 30 and 32, the table at 36.
 {

@@ -16,6 +16,9 @@ import Testing
          ["--trustkit-domain", "--include-subdomains"]),
         (["--library", "nsc", "--nsc-config", "network_security_config.xml", "--debuggable"],
          ["--nsc-config", "--debuggable"]),
+        // --include-subdomains is TrustKit's flag and ATS's too.
+        (["--library", "ats", "--ats-domain", "example.com", "--ats-identities", "leaf", "--include-subdomains"],
+         ["--ats-domain", "--ats-identities", "--include-subdomains"]),
     ]
 
     @Test func everyRegisteredLibraryHasItsFlagsListedOnce() throws {

@@ -185,4 +185,23 @@ import TestSupport
             #expect(legacy.stdout.contains("shop (okhttp) on Android 6.0–17 (API 23–37): TRUSTED"), "\(legacy)")
         }
     }
+
+    /// NSPinnedDomains exists from iOS 14 and macOS 11 (Apple's documentation of the key: "iOS 14.0+ … macOS 11.0+";
+    /// Security's parseNSPinnedDomains first ships in Security-59754): an app whose CA identity is no key of
+    /// stackoverflow.com's chain connects unpinned on iOS 13 and macOS 10.15 and is refused from iOS 14 and macOS 11.
+    @Test func nsPinnedDomainsDoNotExistBeforeIOS14AndMacOS11() throws {
+        let chain = try SharedData.chain("stackoverflow.com.pem")
+        let result = try verify(["--chain", chain, "--host", "stackoverflow.com", "--at", "2026-03-01T00:00:00Z",
+                                 "--platform", "ios@13-14", "--platform", "macos@10.15-11", "--library", "ats",
+                                 "--pin", "sha256/QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE="])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("  iOS 13: TRUSTED"), "\(result)")
+        #expect(result.stdout.contains("  iOS 14: REJECTED public-key-not-pinned"), "\(result)")
+        #expect(result.stdout.contains("  macOS 10.15: TRUSTED"), "\(result)")
+        #expect(result.stdout.contains("  macOS 11: REJECTED public-key-not-pinned"), "\(result)")
+        let json = try verify(["--chain", chain, "--host", "stackoverflow.com", "--at", "2026-03-01T00:00:00Z",
+                               "--platform", "ios@13", "--library", "ats", "--format", "json",
+                               "--pin", "sha256/QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE="])
+        #expect(json.stdout.contains("not pinned on these versions: NSPinnedDomains exists from iOS 14"), "\(json)")
+    }
 }

@@ -29,10 +29,12 @@ struct ConfigImportCommand: ParsableCommand {
         abstract: "Print the pinctl.yaml app entry for a configuration file an app ships.",
         discussion: """
             The entry is indented as an item of the apps: list, to append to pinctl.yaml. TrustKit and OkHttp \
-            configurations become inline policies; Android's XML and .cer bundles are referenced with config:.
+            configurations become inline policies; Android's XML and .cer bundles are referenced with config:, and \
+            so is an Info.plist's NSPinnedDomains whose identities Apple reads otherwise than they are written.
 
             Examples:
               pinctl config import ios/Info.plist --library trustkit --name ios-app >> pinctl.yaml
+              pinctl config import App/Info.plist --library ats --name ios-ats >> pinctl.yaml
               pinctl config import app/src/main/res/xml/network_security_config.xml --library nsc
               pinctl config import Net/Pinning.kt --library okhttp --name android-sdk
               pinctl config import Resources/Certificates --library alamofire --host api.example.com
@@ -122,7 +124,8 @@ struct ConfigExportCommand: ParsableCommand {
         abstract: "Write an app of pinctl.yaml in a library's native form.",
         discussion: """
             Forms: trustkit plist (an Info.plist fragment, the default) or json; nsc xml; okhttp kotlin (the default), \
-            java or text; afnetworking and alamofire bundle (a directory of .cer files, --out required). What the \
+            java or text; ats info-plist (an ats app read from its Info.plist is written back whole, its other keys \
+            kept); afnetworking and alamofire bundle (a directory of .cer files, --out required). What the \
             target cannot express is refused, unless --lossy: then the output says what was dropped. Nothing is \
             overwritten without --force. A bundle owns its directory's NN-*.cer, pins.pin and DROPPED.txt: writing \
             it again removes those it does not write (the app would load every .cer left there as a pin) and leaves \
@@ -145,7 +148,7 @@ struct ConfigExportCommand: ParsableCommand {
     @Option(help: "The library whose native form to write.")
     var to: Library
 
-    @Option(help: ArgumentHelp("The form: plist, json, xml, kotlin, java, text or bundle (default: the library's usual one).",
+    @Option(help: ArgumentHelp("The form: plist, json, xml, kotlin, java, text, bundle or info-plist (default: the library's usual one).",
                                valueName: "form"))
     var format: String?
 
@@ -167,7 +170,9 @@ struct ConfigExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let form = format.flatMap(NativeExport.Format.init(rawValue:)) ?? NativeExport.Format.forms(of: to)[0]
+        // Form names are the library's own (two libraries may both write a plist): looked up among `to`'s forms only.
+        let forms = NativeExport.Format.forms(of: to)
+        let form = format.flatMap { name in forms.first { $0.rawValue == name } } ?? forms[0]
         do throws(InputError) {
             let file: PolicyFile
             do {

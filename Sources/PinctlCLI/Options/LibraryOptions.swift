@@ -80,7 +80,8 @@ struct TrustKitOptions: LibraryFlagGroup {
         "trustkit: the pinned domain (default: the host checked).", valueName: "domain"))
     var domain: String?
 
-    @Flag(help: "trustkit: the pins also cover every subdomain of the pinned domain (TSKIncludeSubdomains).")
+    @Flag(help: ArgumentHelp("trustkit: the pins also cover every subdomain of the pinned domain "
+        + "(TSKIncludeSubdomains); ats: names one label below it too (NSIncludesSubdomains)."))
     var includeSubdomains = false
 
     @Flag(help: "trustkit: a pin mismatch is only reported, the connection is allowed (TSKEnforcePinning = NO).")
@@ -110,5 +111,25 @@ struct NSCOptions: LibraryFlagGroup {
 
     var settings: [(flag: String, value: String)] {
         (nscConfig.map { [("--nsc-config", $0)] } ?? []) + (debuggable ? [("--debuggable", "")] : [])
+    }
+}
+
+/// One App Transport Security pinned domain (DESIGN §6).
+struct ATSOptions: LibraryFlagGroup {
+    enum IdentityKind: String, ExpressibleByArgument, CaseIterable {
+        case ca, leaf
+    }
+
+    @Option(name: .customLong("ats-domain"), help: ArgumentHelp(
+        "ats: the NSPinnedDomains key (default: the host checked).", valueName: "domain"))
+    var domain: String?
+
+    @Option(name: .customLong("ats-identities"), help: ArgumentHelp(
+        "ats: which list --pin and --pins fill, ca (NSPinnedCAIdentities: any certificate of the built chain but the "
+            + "leaf) or leaf (NSPinnedLeafIdentities: the leaf only). Default: ca.", valueName: "kind"))
+    var identities: IdentityKind?
+
+    var settings: [(flag: String, value: String)] {
+        (domain.map { [("--ats-domain", $0)] } ?? []) + (identities.map { [("--ats-identities", $0.rawValue)] } ?? [])
     }
 }

@@ -37,6 +37,7 @@ struct PolicyOptions: ParsableArguments {
     @OptionGroup(title: "OkHttp (--library okhttp)") var okhttp: OkHttpOptions
     @OptionGroup(title: "TrustKit (--library trustkit)") var trustkit: TrustKitOptions
     @OptionGroup(title: "Android NSC (--library nsc)") var nsc: NSCOptions
+    @OptionGroup(title: "Apple ATS NSPinnedDomains (--library ats)") var ats: ATSOptions
 
     @OptionGroup var anchors: AnchorOptions
 
@@ -55,10 +56,12 @@ struct PolicyOptions: ParsableArguments {
             }
             return
         }
-        for (owner, flags) in libraryFlags where owner != library {
-            if let flag = flags.settings.first?.flag {
-                throw ValidationError("\(flag) is an option of --library \(owner.rawValue), not of \(library.rawValue)")
-            }
+        let own = Set(flags.settings.map(\.flag))
+        for (_, flags) in libraryFlags {
+            guard let flag = flags.settings.first(where: { !own.contains($0.flag) })?.flag else { continue }
+            let owners = libraryFlags.filter { $0.flags.has(flag) }.map(\.library.rawValue)
+            throw ValidationError("\(flag) is an option of --library \(owners.joined(separator: " or ")), not of "
+                + library.rawValue)
         }
         if let problem = library.definition.flagsProblem(flags) { throw ValidationError(problem) }
     }
@@ -68,8 +71,15 @@ struct PolicyOptions: ParsableArguments {
     var libraryFlags: [(library: Library, flags: PolicyFlags)] {
         let groups: [(Library, any LibraryFlagGroup)] = [
             (.afnetworking, afnetworking), (.alamofire, alamofire), (.okhttp, okhttp), (.trustkit, trustkit), (.nsc, nsc),
+            (.ats, ats),
         ]
-        return groups.map { ($0.0, PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins, settings: $0.1.settings)) }
+        // One flag serves two libraries: --include-subdomains is TrustKit's TSKIncludeSubdomains and ATS's
+        // NSIncludesSubdomains.
+        let shared = trustkit.includeSubdomains ? [(flag: "--include-subdomains", value: "")] : []
+        return groups.map { library, group in
+            let settings = group.settings + (library == .ats ? shared : [])
+            return (library, PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins, settings: settings))
+        }
     }
 
     /// What the command line says of the policy of `--library`: its pins and its own flags.

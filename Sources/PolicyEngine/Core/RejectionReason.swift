@@ -112,6 +112,22 @@ public enum RejectionReason: Sendable {
                 + ["  pinned:"] + pins.flatMap { pin in
                     ["    \(pin.text) (\(pin.source))"] + Self.diagnosis(of: pin, in: chain).map { "      which is \($0)" }
                 }
+        case .publicKeyNotPinned(let pins, .compared(let indices, let pinned)):
+            let compared = indices.clamped(to: chain.indices)
+            let which = compared.isEmpty ? "no certificate of the chain is compared with them"
+                : compared.count == 1 ? "certificate #\(compared.lowerBound) does not match them"
+                : "no key of certificates #\(compared.lowerBound) to #\(compared.upperBound - 1) matches them"
+            return ["public key not pinned: \(pinned) holds \(pins.count) key(s); \(which)", "  chain:"]
+                + chain.enumerated().map { index, certificate in
+                    "    #\(index) \(PinFormat.pin(of: certificate)) \(certificate.subject)"
+                        + (compared.contains(index) ? "" : " (not compared)")
+                }
+                + ["  pinned:"] + pins.flatMap { pin in
+                    let elsewhere = chain.indices.filter { !compared.contains($0) && pin.matches(chain[$0]) }
+                    return ["    \(pin.text) (\(pin.source))"]
+                        + (elsewhere.isEmpty ? Self.diagnosis(of: pin, in: chain).map { "      which is \($0)" }
+                            : elsewhere.map { "      which is the key of certificate #\($0), never compared with \(pinned)" })
+                }
         case .pinNotInChain(let pins):
             return ["pin not in chain: no pinned certificate is in the verified chain"]
                 + (pins.isEmpty ? [] : ["  pinned:"] + pins.map { "    \($0.certificate.subject) (\($0.source))" })
@@ -194,4 +210,7 @@ public enum PinFailureFormat: Sendable {
     case pinctl
     /// OkHttp's "Certificate pinning failure!" message, for the canonical host.
     case okhttp(host: String)
+    /// The pins are compared with some certificates of the chain only, those at `indices` (Apple's
+    /// `NSPinnedLeafIdentities` with the leaf, `NSPinnedCAIdentities` with the others); `pinned` names the list.
+    case compared(indices: Range<Int>, pinned: String)
 }

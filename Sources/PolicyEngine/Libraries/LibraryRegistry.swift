@@ -2,7 +2,7 @@
 public enum LibraryRegistry {
     /// Every library's definition, in the order help texts and error messages list them.
     public static let all: [LibraryDefinition] = [
-        .afnetworking, .alamofire, .okhttp, .trustkit, .nsc,
+        .afnetworking, .alamofire, .okhttp, .trustkit, .nsc, .ats,
     ]
 
     /// The definition of the library named `name` (`afnetworking`, …), nil for an unknown name.

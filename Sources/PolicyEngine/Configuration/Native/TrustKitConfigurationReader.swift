@@ -15,48 +15,12 @@ public enum TrustKitConfigurationReader {
     public static func read(_ bytes: [UInt8], path: String, hosts: [String]) throws(ConfigurationError)
         -> (policy: TrustKitPolicy, notes: [String])
     {
-        let root = try document(bytes, path: path)
+        let root = try PropertyListDocument.dictionary(bytes, path: path, expected: "an Info.plist, or TrustKit's "
+            + "TSKConfiguration dictionary alone")
         var reader = TrustKitDictionaryReader(path: path)
         let (configuration, keyPath) = try locate(root, path: path)
         let policy = try reader.policy(configuration, at: keyPath, hosts: hosts)
         return (policy, reader.notes)
-    }
-
-    /// The file's top-level dictionary: JSON when its first character is `{` or `[`, a binary property list when it
-    /// starts `bplist`, else an XML property list. (A JSON object is not a plist, and a plist never starts with `{`
-    /// unless it is OpenStep text, which no Info.plist is.)
-    static func document(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> [String: PropertyListValue] {
-        let first = bytes.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }.first
-        let root: PropertyListValue
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            do {
-                root = try JSONPropertyListReader.read(bytes)
-            } catch {
-                throw ConfigurationError(file: path, line: error.line, keyPath: "", message: "not JSON: \(error.message)")
-            }
-        } else if bytes.starts(with: Array("bplist".utf8)) {
-            if let reason = BinaryPropertyListShape.refusal(bytes) {
-                throw ConfigurationError(file: path, keyPath: "", message: reason)
-            }
-            do {
-                root = try PropertyListDecoder().decode(PropertyListValue.self, from: Data(bytes))
-            } catch {
-                throw ConfigurationError(file: path, keyPath: "", message: "a binary property list that cannot be "
-                    + "read (cut short or damaged)")
-            }
-        } else {
-            do {
-                root = try XMLPropertyListReader.read(bytes)
-            } catch {
-                throw ConfigurationError(file: path, line: error.line > 0 ? error.line : nil, keyPath: "",
-                                         message: "not a property list (XML or binary) or JSON: \(error.message)")
-            }
-        }
-        guard let dictionary = root.dictionary else {
-            throw ConfigurationError(file: path, keyPath: "", message: "holds \(root.kind), not a dictionary: an "
-                + "Info.plist, or TrustKit's TSKConfiguration dictionary alone")
-        }
-        return dictionary
     }
 
     /// `TSKConfiguration` in an Info.plist, or the file itself when it is that dictionary (it has TrustKit's keys at

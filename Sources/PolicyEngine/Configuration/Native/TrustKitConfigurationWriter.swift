@@ -41,18 +41,10 @@ public enum TrustKitConfigurationWriter {
             throw ExportError("the domain '\(name)' holds a control character, which an XML property list cannot "
                 + "hold: export --format json, or correct the name")
         }
-        let data: Data
-        do {
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .xml
-            data = try encoder.encode(PropertyListValue.dictionary([TrustKitKey.configuration: .dictionary(configuration)]))
-        } catch {
-            throw ExportError("the property list could not be written: \(error)")
-        }
         let comments = ["Written by pinctl config export."]
             + (losses.isEmpty ? [] : ["Not expressible in TrustKit's configuration, dropped: "
                 + losses.items.joined(separator: "; ")])
-        return commented(String(decoding: data, as: UTF8.self), comments)
+        return try XMLPropertyListWriter.write([TrustKitKey.configuration: .dictionary(configuration)], comments: comments)
     }
 
     /// One entry per domain. Rules for one domain (an exact one and one with subdomains, as OkHttp may have) become
@@ -143,19 +135,5 @@ public enum TrustKitConfigurationWriter {
         ]
         if let expiration = domain.expirationDate { entry[TrustKitKey.expirationDate] = .string(Timestamp.day(expiration)) }
         return .dictionary(entry)
-    }
-
-    /// The plist with `comments` before its `<plist>` element. A comment may not hold "--" (an xn-- label would) nor
-    /// control characters, so those are spelled otherwise.
-    private static func commented(_ plist: String, _ comments: [String]) -> [UInt8] {
-        let lines = comments.map { comment in
-            var text = String.UnicodeScalarView()
-            for scalar in comment.unicodeScalars {
-                text.append(scalar.value < 0x20 ? " " : scalar == "-" && text.last == "-" ? "\u{2010}" : scalar)
-            }
-            return "<!-- \(String(text)) -->\n"
-        }.joined()
-        guard let element = plist.firstRange(of: "<plist") else { return Array((lines + plist).utf8) }
-        return Array((plist[..<element.lowerBound] + lines + plist[element.lowerBound...]).utf8)
     }
 }
