@@ -242,7 +242,7 @@ struct PlatformJudges: Sendable {
             basis = report.evaluation.trustBasis?.code
             pin = report.evaluation.matchedPin?.source.description
             missingRoot = PlatformJudges.missingRoot(report)
-            path = report.evaluation.builtChain
+            path = report.evaluation.builtChain.certificates
         }
     }
 }

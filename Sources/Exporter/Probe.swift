@@ -87,7 +87,7 @@ enum Probe {
         guard !reports.isEmpty else {
             return .failed(code: failures.first?.code ?? "error", message: failures.first?.message ?? "no result")
         }
-        let presented = reports.first.map { Array($0.evaluation.chain.prefix($0.evaluation.presentedCount)) } ?? []
+        let presented = reports.first?.evaluation.presented.certificates ?? []
         return .judged(presented: presented, reports, failures: failures)
     }
 }

@@ -116,7 +116,7 @@ struct EvaluationReportTests {
 
     @Test func chainListsThePresentedCertificatesThenTheStoreRoot() throws {
         let evaluation = try evaluate(Self.leafChain, with: policy(.none))
-        #expect(evaluation.presentedCount == 2)
+        #expect(evaluation.presented.count == 2)
         #expect(evaluation.chain.map(\.subject) == [
             "CN=pinning.test", "CN=pinctl Test Intermediate CA,O=pinctl Test", "CN=pinctl Test Root CA,O=pinctl Test",
         ])
@@ -128,7 +128,7 @@ struct EvaluationReportTests {
         let evaluator = TrustEvaluator(policy: policy(.none), anchors: try mainRootStore(), time: TestTime.now)
         let evaluation = evaluator.evaluate(presented: presented, domain: "pinning.test")
         expectVerdict(evaluation, is: .trusted)
-        #expect(evaluation.presentedCount == 3)
+        #expect(evaluation.presented.count == 3)
         #expect(evaluation.chain == presented)
     }
 
@@ -141,7 +141,7 @@ struct EvaluationReportTests {
 
     @Test func chainThatCannotBeBuiltListsOnlyWhatWasPresented() throws {
         let evaluation = try evaluate(["leaf.pem"], with: policy(.none))
-        #expect(evaluation.presentedCount == 1)
+        #expect(evaluation.presented.count == 1)
         #expect(evaluation.chain == [Certs.one("leaf.pem")])
     }
 
@@ -149,7 +149,7 @@ struct EvaluationReportTests {
         let presented = ["leaf.pem", "other-intermediate-ca.pem", "intermediate-ca.pem"]
         let evaluation = try evaluate(presented, with: policy(.none))
         expectVerdict(evaluation, is: .trusted)
-        #expect(evaluation.presentedCount == 3)
+        #expect(evaluation.presented.count == 3)
         #expect(evaluation.chain == presented.map(Certs.one) + [Certs.one("root-ca.pem")])
     }
 
@@ -160,7 +160,7 @@ struct EvaluationReportTests {
         #expect(index == 2)
         #expect(evaluation.chain[index] == Certs.one("root-ca.pem"))
         #expect(match.source == PinSource("root-ca.pem"))
-        #expect(index >= evaluation.presentedCount, "the root was supplied, not presented")
+        #expect(index >= evaluation.presented.count, "the root was supplied, not presented")
     }
 
     @Test func evaluationRecordsItsTime() throws {

@@ -94,7 +94,7 @@ struct DiagnoseCommand: ParsableCommand {
         let evaluation = evaluator.evaluate(policy, presented: loaded.certificates, domain: nil)
         let report = DiagnosisReport(
             source: target?.description ?? chainFiles.joined(separator: ","), chain: evaluation.chain,
-            presentedCount: evaluation.presentedCount,
+            presented: evaluation.presented,
             diagnoses: pins.map { (pin: $0, explanations: PinDiagnosis.explain($0, in: evaluation.chain)) })
         switch format {
         case .text: report.printText()

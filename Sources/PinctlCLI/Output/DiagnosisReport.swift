@@ -7,12 +7,12 @@ struct DiagnosisReport {
     let source: String
     /// Presented certificates, then those the store added; explanations index into it.
     let chain: [X509Certificate]
-    let presentedCount: Int
+    let presented: PresentedChain
     let diagnoses: [(pin: String, explanations: [PinDiagnosis.Explanation])]
 
     var everyPinExplained: Bool { diagnoses.allSatisfy { !$0.explanations.isEmpty } }
 
-    private func origin(_ index: Int) -> String { index < presentedCount ? "presented" : "from the trust store" }
+    private func origin(_ index: Int) -> String { index < presented.count ? "presented" : "from the trust store" }
 
     func printText() {
         for (pin, explanations) in diagnoses {
@@ -41,7 +41,7 @@ struct DiagnosisReport {
         let certificates = JSONValue.array(chain.enumerated().map { index, certificate in
             .object([
                 ("subject", .string(certificate.subject)), ("spki", .string(PinFormat.pin(of: certificate))),
-                ("presented", .bool(index < presentedCount)),
+                ("presented", .bool(index < presented.count)),
             ])
         })
         return diagnoses.map { pin, explanations in

@@ -24,7 +24,7 @@ struct EdgeSummary {
             case .judged(let name, .reports(let reports), let edge?):
                 target = name
                 guard let first = reports.first else { return nil }
-                let chain = Array(first.evaluation.chain.prefix(first.evaluation.presentedCount))
+                let chain = first.evaluation.presented.certificates
                 return Entry(edge: edge, chain: chain, trusted: reports.allSatisfy(\.evaluation.isTrusted), failure: nil)
             case .failed(let failures, let edge?):
                 target = failures.first?.target ?? target

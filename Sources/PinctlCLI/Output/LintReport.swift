@@ -21,7 +21,7 @@ struct LintReport {
     func matched(_ attribution: PinAttribution) -> String {
         guard let position = attribution.position, let certificate = attribution.certificate else { return "nothing" }
         let index = evaluation.index(of: certificate)
-        let supplied = index.map { $0 < evaluation.presentedCount ? "presented" : "from the trust store" } ?? "built"
+        let supplied = index.map { evaluation.wasPresented($0) ? "presented" : "from the trust store" } ?? "built"
         return "#\(index ?? position) \(role(position)) \(certificate.subject) (\(supplied))"
     }
 

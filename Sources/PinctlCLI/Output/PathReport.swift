@@ -29,7 +29,7 @@ struct PathReport {
         if tookAnotherPath {
             let count = evaluation.refusedPaths.count
             let refused = count == 1 ? "1 path refused" : "\(count) paths refused"
-            lines.append("path: \(describe(evaluation.builtChain)), after \(refused)"
+            lines.append("path: \(describe(evaluation.builtChain.certificates)), after \(refused)"
                 + (verbose ? "" : " (--verbose lists them)"))
         }
         if verbose {

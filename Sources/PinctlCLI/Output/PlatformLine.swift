@@ -51,7 +51,7 @@ extension TargetReport {
         guard let root = evaluation.builtChain.last, evaluation.builtChain.count > 1 || root.isSelfSigned else {
             return nil
         }
-        return (root, evaluation.chain.prefix(evaluation.presentedCount).contains(root))
+        return (root, evaluation.presented.contains(root))
     }
 
     /// What another version's root is to this one: the same key re-issued, or another root.

@@ -100,8 +100,7 @@ final class Reporter: @unchecked Sendable {
             // On platforms the stores differ: a certificate a store supplied is in some versions' only, and each
             // range's line names the root it reached.
             let storeOrigin = first.platform == nil ? "from the trust store" : "from a store: see each line's root"
-            lines += chainLines(widest.evaluation.chain, presentedCount: widest.evaluation.presentedCount,
-                                at: widest.evaluation.time, storeOrigin: storeOrigin)
+            lines += chainLines(widest.evaluation, storeOrigin: storeOrigin)
             lines += rows(reports)
             print(lines.joined(separator: "\n"))
             for report in reports {
@@ -199,7 +198,7 @@ final class Reporter: @unchecked Sendable {
     private func text(_ report: TargetReport) -> String {
         let evaluation = report.evaluation
         var lines = headerLines(report)
-        lines += chainLines(evaluation.chain, presentedCount: evaluation.presentedCount, at: evaluation.time)
+        lines += chainLines(evaluation)
         lines += verdictLines(report)
         lines += PathReport(evaluation: evaluation).lines(verbose: output.verbose).map { "  " + Terminal.safe($0) }
         return lines.joined(separator: "\n")
@@ -248,11 +247,10 @@ final class Reporter: @unchecked Sendable {
     }
 
     /// Index, subject, who supplied it, validity with days left and the SPKI pin of every certificate.
-    private func chainLines(_ chain: [X509Certificate], presentedCount: Int, at time: Date,
-                            storeOrigin: String = "from the trust store") -> [String] {
-        chain.enumerated().flatMap { index, certificate -> [String] in
-            let description = CertificateDescription(certificate, at: time)
-            let origin = index < presentedCount ? "presented" : storeOrigin
+    private func chainLines(_ evaluation: Evaluation, storeOrigin: String = "from the trust store") -> [String] {
+        evaluation.chain.enumerated().flatMap { index, certificate -> [String] in
+            let description = CertificateDescription(certificate, at: evaluation.time)
+            let origin = evaluation.wasPresented(index) ? "presented" : storeOrigin
             return [
                 "  #\(index) \(Terminal.safe(certificate.subject))  " + Terminal.paint("[\(origin)]", .dim),
                 "     valid  \(description.validity)",

@@ -74,7 +74,7 @@ extension TargetReport {
         }
         if let edge { members.append(("edge", edge.json)) }
         members.append(("chain", .array(evaluation.chain.enumerated().map { index, certificate in
-            CertificateDescription(certificate, at: evaluation.time).json(presented: index < evaluation.presentedCount)
+            CertificateDescription(certificate, at: evaluation.time).json(presented: evaluation.wasPresented(index))
         })))
         members += PathReport(evaluation: evaluation).jsonMembers
         members.append(("warnings", .array(warnings.map { .string($0) })))

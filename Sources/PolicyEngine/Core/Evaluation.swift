@@ -35,12 +35,13 @@ public struct EvaluationContext: Sendable {
 /// The outcome of one evaluation: a verdict is a value, never a thrown error.
 public struct Evaluation: Sendable {
     public let verdict: Verdict
-    /// The presented certificates in the order sent, then those the anchors supplied to complete the built chain.
+    /// What the server presented.
+    public let presented: PresentedChain
+    /// What the deciding validation built from it.
+    public let builtChain: BuiltChain
+    /// The chain a result shows: the presented certificates in the order sent, then those the anchors supplied to
+    /// complete the built chain. Its indices are the ones messages name (`certificate #2`).
     public let chain: [X509Certificate]
-    /// How many leading entries of `chain` were presented.
-    public let presentedCount: Int
-    /// The chain the deciding validation built, leaf to anchor (presented certificates that do not connect left out).
-    public let builtChain: [X509Certificate]
     public let time: Date
     public internal(set) var warnings: [String]
     /// A revocation check the policy's library asks for (Alamofire's revocation evaluator); nil for none.
@@ -48,6 +49,27 @@ public struct Evaluation: Sendable {
     /// The paths the deciding validation tried and refused (DESIGN §12): when the chain is trusted and this is not
     /// empty, `builtChain` is a path OpenSSL did not build first.
     public var refusedPaths: [RefusedPath] = []
+
+    init(verdict: Verdict, presented: PresentedChain, builtChain: BuiltChain, time: Date, warnings: [String],
+         revocationRequest: RevocationRequest? = nil, refusedPaths: [RefusedPath] = []) {
+        self.verdict = verdict
+        self.presented = presented
+        self.builtChain = builtChain
+        chain = presented.certificates + builtChain.filter { !presented.contains($0) }
+        self.time = time
+        self.warnings = warnings
+        self.revocationRequest = revocationRequest
+        self.refusedPaths = refusedPaths
+    }
+
+    /// The same evaluation with another verdict and warnings (revocation evidence applied).
+    func with(verdict: Verdict, warnings: [String]) -> Evaluation {
+        Evaluation(verdict: verdict, presented: presented, builtChain: builtChain, time: time, warnings: warnings,
+                   revocationRequest: revocationRequest, refusedPaths: refusedPaths)
+    }
+
+    /// Whether the certificate at `index` of `chain` was presented, not supplied by the anchors.
+    public func wasPresented(_ index: Int) -> Bool { index < presented.count }
 
     public var isTrusted: Bool {
         if case .trusted = verdict { return true }
@@ -107,8 +129,8 @@ public struct PolicyEvaluator: Sendable {
     /// Evaluates the oracle's chain: several policies judging one chain share its validations.
     public func evaluate(_ policy: any TrustPolicy, oracle: ChainOracle, domain: String?) -> Evaluation {
         guard !oracle.presented.isEmpty else {
-            return Evaluation(verdict: .rejected(Rejection(.noCertificate)), chain: [], presentedCount: 0,
-                              builtChain: [], time: context.time, warnings: [])
+            return Evaluation(verdict: .rejected(Rejection(.noCertificate)), presented: PresentedChain([]),
+                              builtChain: BuiltChain([]), time: context.time, warnings: [])
         }
         let first = oracle.requests.count
         let outcome = if let platform = context.platform, let absent = policy.library.definition.absence(on: platform) {
@@ -116,24 +138,25 @@ public struct PolicyEvaluator: Sendable {
         } else {
             policy.evaluate(oracle, domain: domain)
         }
-        let presented = oracle.presented
+        let presented = PresentedChain(oracle.presented)
         let built = outcome.validation?.chain ?? []
-        let chain = presented + built.filter { !presented.contains($0) }
-        let builtChain = built.isEmpty ? [presented[0]] : built
+        let builtChain = BuiltChain(built.isEmpty ? [oracle.presented[0]] : built)
+        let evaluation = Evaluation(verdict: outcome.verdict, presented: presented, builtChain: builtChain,
+                                    time: context.time, warnings: [], revocationRequest: outcome.revocation,
+                                    refusedPaths: outcome.validation?.refusedPaths ?? [])
         var warnings: [String] = []
         for warning in oracle.requests[first...].flatMap(\.warnings) + outcome.warnings
-            + expiryWarnings(chain) + backupWarning(policy, domain, builtChain) + userRootsWarning(outcome.verdict)
+            + expiryWarnings(evaluation.chain) + backupWarning(policy, domain, builtChain)
+            + userRootsWarning(outcome.verdict)
         where !warnings.contains(warning) {
             warnings.append(warning)
         }
-        return Evaluation(verdict: outcome.verdict, chain: chain, presentedCount: presented.count,
-                          builtChain: builtChain, time: context.time, warnings: warnings,
-                          revocationRequest: outcome.revocation, refusedPaths: outcome.validation?.refusedPaths ?? [])
+        return evaluation.with(verdict: outcome.verdict, warnings: warnings)
     }
 
     /// Every pin in today's chain leaves nothing for the next one: said with the events that then break the policy,
     /// from the same forecast `lint` makes, so the commands never disagree.
-    private func backupWarning(_ policy: any TrustPolicy, _ domain: String?, _ chain: [X509Certificate]) -> [String] {
+    private func backupWarning(_ policy: any TrustPolicy, _ domain: String?, _ chain: BuiltChain) -> [String] {
         let pins = policy.appliedPins(for: domain)
         let forecast = RotationForecast(pins: pins, builtChain: chain)
         guard !pins.entries.isEmpty, forecast.attribution.allSatisfy({ $0.position != nil }) else { return [] }

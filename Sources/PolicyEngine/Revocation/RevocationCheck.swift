@@ -9,11 +9,10 @@ public enum RevocationCheck {
     public static func apply(_ evidence: RevocationEvidence, to evaluation: Evaluation) -> Evaluation {
         guard evidence.mode != .none, evaluation.isTrusted else { return evaluation }
         var warnings = evaluation.warnings
-        let outcome = judge(evidence, chain: evaluation.builtChain, at: evaluation.time, warnings: &warnings)
+        let outcome = judge(evidence, chain: evaluation.builtChain.certificates, at: evaluation.time,
+                            warnings: &warnings)
         let verdict = outcome.map { Verdict.rejected(Rejection($0)) } ?? evaluation.verdict
-        return Evaluation(verdict: verdict, chain: evaluation.chain, presentedCount: evaluation.presentedCount,
-                          builtChain: evaluation.builtChain, time: evaluation.time, warnings: warnings,
-                          revocationRequest: evaluation.revocationRequest, refusedPaths: evaluation.refusedPaths)
+        return evaluation.with(verdict: verdict, warnings: warnings)
     }
 
     /// The first reason to reject, or nil; what is only doubtful goes into `warnings`.

@@ -49,7 +49,7 @@ public struct RotationForecast: Sendable {
     /// The event `breaksOn` is for.
     public let breakingEvent: RotationEvent?
 
-    public init(pins: AppliedPins, builtChain chain: [X509Certificate]) {
+    public init(pins: AppliedPins, builtChain chain: BuiltChain) {
         attribution = pins.entries.map { entry in
             let position = chain.firstIndex(where: entry.matches)
             return PinAttribution(pin: entry, position: position, certificate: position.map { chain[$0] })
@@ -84,7 +84,7 @@ public struct RotationForecast: Sendable {
 
     /// The root: the last certificate of a chain longer than the leaf, when it is self-signed. A chain that ends at a
     /// pinned intermediate has no root in it, and a new intermediate replaces that anchor.
-    public static func isRoot(_ position: Int, of chain: [X509Certificate]) -> Bool {
+    public static func isRoot(_ position: Int, of chain: BuiltChain) -> Bool {
         position > 0 && position == chain.count - 1 && chain[position].isSelfSigned
     }
 
