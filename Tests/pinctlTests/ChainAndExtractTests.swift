@@ -49,6 +49,9 @@ import TestSupport
         #expect(object["target"] as? String == "localhost:\(server.port)")
         #expect(object["verdict"] as? String == "trusted")
         #expect(object["reason"] == nil)
+        // The anchors alone judged it: no library, policy or pin is claimed (it was AFNetworking's mode none).
+        #expect((object["trust"] as? [String: Any])?["basis"] as? String == "validated")
+        #expect(object["library"] == nil && object["policy"] == nil, "\(object)")
         #expect(((object["tls"] as? [String: Any])?["version"] as? String)?.hasPrefix("TLSv1.") == true)
         let chain = try #require(object["chain"] as? [[String: Any]])
         #expect(chain.map { $0["presented"] as? Bool } == [true, true, false])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Checking
 import FoundationEssentials
+import JSONTree
 import OpenSSLWrapper
 import PolicyEngine
 
@@ -41,20 +42,25 @@ struct ChainCommand: ParsableCommand {
             try error.status.exit()
         }
         let (presented, tls, store) = (loaded.certificates, loaded.tls, loaded.store)
-        // The chain is judged against the anchors alone, no name and no pin: the same evaluation, and so the same
-        // result shape, as every other command's.
-        let policy = AFNetworkingPolicy(mode: .none, validatesDomainName: false)
-        let evaluator = PolicyEvaluator(context: EvaluationContext(platformAnchors: store, time: time))
-        let evaluation = evaluator.evaluate(policy, presented: presented, domain: nil)
+        // The chain against the anchors alone, no library, name or pin: the same evaluation, and so the same verdict
+        // and chain in its JSON, as every other command's.
+        let evaluation = PolicyEvaluator(context: EvaluationContext(platformAnchors: store, time: time))
+            .validate(presented)
         let chain = evaluation.chain
         switch format {
         case .pem:
             print(chain.map(\.pemString).joined(), terminator: "")
         case .json:
             let domain = source.target.map { source.connection.domain(for: $0) }
-            let report = TargetReport(target: source.label, domain: domain, policy: policy, evaluation: evaluation,
-                                      extraWarnings: [], tls: tls)
-            print(report.json.serialized)
+            var members: [(String, JSONValue)] = [
+                ("target", .string(source.label)), ("domain", JSONValue(domain)),
+                ("evaluatedAt", .string(Timestamp.iso8601(time))),
+            ]
+            members += EvaluationJSON.verdict(evaluation)
+            if let tls { members.append(("tls", tls.json)) }
+            members += EvaluationJSON.chain(evaluation)
+            members.append(("warnings", .array(evaluation.warnings.map { .string($0) })))
+            print(JSONValue.object(members).serialized)
         case .text:
             print(Terminal.paint(source.label, .bold) + (tls.map { "  (\($0.version), \($0.cipher))" } ?? ""))
             if let note = tls?.clientCertificateNote { print("  " + note) }

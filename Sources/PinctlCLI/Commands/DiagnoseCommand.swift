@@ -89,9 +89,8 @@ struct DiagnoseCommand: ParsableCommand {
             try error.status.exit()
         }
         // The chain OpenSSL builds to the anchors, no name and no pin checked: presented, then what the store added.
-        let policy = AFNetworkingPolicy(mode: .none, validatesDomainName: false)
-        let evaluator = PolicyEvaluator(context: EvaluationContext(platformAnchors: loaded.store, time: anchors.time))
-        let evaluation = evaluator.evaluate(policy, presented: loaded.certificates, domain: nil)
+        let evaluation = PolicyEvaluator(context: EvaluationContext(platformAnchors: loaded.store, time: anchors.time))
+            .validate(loaded.certificates)
         let report = DiagnosisReport(
             source: target?.description ?? chainFiles.joined(separator: ","), chain: evaluation.chain,
             presented: evaluation.presented,

@@ -50,33 +50,13 @@ extension TargetReport {
             ("domain", JSONValue(domain)),
             ("evaluatedAt", .string(Timestamp.iso8601(evaluation.time))),
             ("policy", Self.json(policy.summary)),
-            ("verdict", .string(verdictWord)),
         ]
-        if let rejection = evaluation.rejection {
-            members.append(("reason", .object([
-                ("code", .string(rejection.reason.code)),
-                ("message", .string(evaluation.rejectionMessage ?? "")),
-                ("certificate", evaluation.rejectedCertificateIndex.map { .number($0) } ?? .null),
-            ])))
-        }
-        if let basis = evaluation.trustBasis {
-            members.append(("trust", .object([("basis", .string(basis.code))]
-                + (basis.explanation.map { [("detail", .string($0))] } ?? []))))
-        }
-        if let match = evaluation.matchedPin {
-            members.append(("matchedPin", .object([
-                ("source", .string(match.source.description)),
-                ("certificate", evaluation.index(of: match.certificate).map { .number($0) } ?? .null),
-            ])))
-        }
+        members += EvaluationJSON.verdict(evaluation)
         if let tls {
             members.append(("tls", tls.json))
         }
         if let edge { members.append(("edge", edge.json)) }
-        members.append(("chain", .array(evaluation.chain.enumerated().map { index, certificate in
-            CertificateDescription(certificate, at: evaluation.time).json(presented: evaluation.wasPresented(index))
-        })))
-        members += PathReport(evaluation: evaluation).jsonMembers
+        members += EvaluationJSON.chain(evaluation)
         members.append(("warnings", .array(warnings.map { .string($0) })))
         return .object(members)
     }

@@ -154,6 +154,28 @@ public struct PolicyEvaluator: Sendable {
         return evaluation.with(verdict: outcome.verdict, warnings: warnings)
     }
 
+    /// The chain against the anchors alone: no library, no host name, no pin — what `chain` shows and `diagnose`
+    /// explains pins against. Trusted (`validated`) when the presented certificates lead to an anchor.
+    public func validate(_ presented: [X509Certificate]) -> Evaluation {
+        guard let leaf = presented.first else {
+            return Evaluation(verdict: .rejected(Rejection(.noCertificate)), presented: PresentedChain([]),
+                              builtChain: BuiltChain([]), time: context.time, warnings: [])
+        }
+        let oracle = ChainOracle(presented: presented, context: context)
+        let validation = oracle.validate(against: .platform, checks: .none)
+        let verdict: Verdict = validation.failure.map {
+            .rejected(Rejection(RejectionReason.from($0, domain: nil, anchors: validation.anchorsDescription)))
+        } ?? .trusted(.validated)
+        let evaluation = Evaluation(verdict: verdict, presented: PresentedChain(presented),
+                                    builtChain: BuiltChain(validation.chain.isEmpty ? [leaf] : validation.chain),
+                                    time: context.time, warnings: [], refusedPaths: validation.refusedPaths)
+        var warnings: [String] = []
+        for warning in validation.warnings + expiryWarnings(evaluation.chain) where !warnings.contains(warning) {
+            warnings.append(warning)
+        }
+        return evaluation.with(verdict: verdict, warnings: warnings)
+    }
+
     /// Every pin in today's chain leaves nothing for the next one: said with the events that then break the policy,
     /// from the same forecast `lint` makes, so the commands never disagree.
     private func backupWarning(_ policy: any TrustPolicy, _ domain: String?, _ chain: BuiltChain) -> [String] {
