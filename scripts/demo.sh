@@ -4,7 +4,7 @@
 #   2. pinctl extract the pins the apps would ship, then pinctl check in the three pinning modes;
 #   3. rotate the server to a rekeyed leaf and show which apps would break, and that a backup pin saves them;
 #   4. pinctl verify the same rotation offline, before it ships;
-#   5. the CI gate: one policy file of five apps (AFNetworking, Alamofire, TrustKit, OkHttp, Android NSC) checked
+#   5. the CI gate: one policy file of six apps (AFNetworking, Alamofire, TrustKit, ATS, OkHttp, Android NSC) checked
 #      against the server, before and after a rotation that breaks one of them;
 #   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong;
 #   7. when the team's store snapshot is beside the repository (../shared/stores, with real server chains in
@@ -104,7 +104,7 @@ run verify --chain leaf-rekeyed.pem --chain intermediate-ca.pem --host pinning.t
     --mode publickey --pins pins/leaf.pin --pins pins/intermediate.pin --format json
 
 echo
-echo "== the CI gate: every shipped app of examples/pinctl.yaml, five libraries, against one server"
+echo "== the CI gate: every shipped app of examples/pinctl.yaml, six libraries, against one server"
 cd "$root"
 start_server certs/libraries/leaf.pem certs/libraries/leaf.key certs/libraries/intermediate-ca.pem
 gate=(check --config examples/pinctl.yaml "127.0.0.1:$port" --servername api.example.com --at 2026-06-01T00:00:00Z)

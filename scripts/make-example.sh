@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make-example.sh — (re)write examples/: a policy file for five shipped apps, one per library, and the files they
-# ship (pins, an Android network_security_config.xml), all pinning certs/libraries/. The pins are taken from
+# make-example.sh — (re)write examples/: a policy file for six shipped apps, one per library, and the files they
+# ship (pins, an iOS Info.plist, an Android network_security_config.xml), all pinning certs/libraries/. The pins are taken from
 # certs/libraries/spki-pins.txt (computed with the openssl CLI), so run this after scripts/make-library-certs.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,6 +42,42 @@ cat >"$out/android/res/xml/network_security_config.xml" <<EOF
 </network-security-config>
 EOF
 
+cat >"$out/ios/Info.plist" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<!-- What the newest iOS app ships: App Transport Security pins the intermediate's key and a backup CA's key. -->
+<plist version="1.0">
+<dict>
+	<key>CFBundleIdentifier</key>
+	<string>com.example.shop</string>
+	<key>CFBundleShortVersionString</key>
+	<string>6.0</string>
+	<key>NSAppTransportSecurity</key>
+	<dict>
+		<key>NSPinnedDomains</key>
+		<dict>
+			<key>api.example.com</key>
+			<dict>
+				<key>NSIncludesSubdomains</key>
+				<true/>
+				<key>NSPinnedCAIdentities</key>
+				<array>
+					<dict>
+						<key>SPKI-SHA256-BASE64</key>
+						<string>$(bare intermediate-ca.pem)</string>
+					</dict>
+					<dict>
+						<key>SPKI-SHA256-BASE64</key>
+						<string>$(bare other-intermediate-ca.pem)</string>
+					</dict>
+				</array>
+			</dict>
+		</dict>
+	</dict>
+</dict>
+</plist>
+EOF
+
 cat >"$out/pinctl.yaml" <<EOF
 # The apps a team has shipped, each pinning api.example.com its own way. Check them all at once:
 #   pinctl check --config examples/pinctl.yaml
@@ -73,6 +109,10 @@ apps:
           includeSubdomains: true
           # today's leaf key, and a backup key that was never deployed
           publicKeyHashes: [$(bare leaf.pem), $(bare leaf-other-intermediate.pem)]
+  - name: ios-ats
+    versions: ["6.0"]
+    library: ats
+    config: ios/Info.plist
   - name: okhttp-sdk
     versions: ["2.7.0"]
     library: okhttp

@@ -41,6 +41,7 @@ import Testing
         let counts = try Self.opens(Self.verify, status: 0)
         #expect(counts["pinctl.yaml"] == 1, "\(counts)")
         #expect(counts["android/res/xml/network_security_config.xml"] == 1, "\(counts)")
+        #expect(counts["ios/Info.plist"] == 1, "\(counts)")
         #expect(counts["../certs/libraries/root-ca.pem"] == 1, "\(counts)")
         // Two apps (ios-afn and ios-alamofire) pin the keys of ios/pins/: the directory is read once.
         #expect(counts.filter { $0.key.hasPrefix("ios/pins/") && $0.key.hasSuffix(".cer") }.values.sorted() == [1],
