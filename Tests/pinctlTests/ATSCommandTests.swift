@@ -106,4 +106,31 @@ import TestSupport
             #expect(lossy.stdout.contains("Not expressible in NSPinnedDomains, dropped:"), "\(lossy)")
         }
     }
+
+    /// Tests/Fixtures/ats/Info.plist pins api.example.com's leaf, and example.com and one label below by CA keys:
+    /// api.example.com needs both (its entries are pooled), which OkHttp, where any pin of any pattern matches, cannot
+    /// say. Written with --lossy, each rule is a pattern line with its pins, and the losses head the file.
+    @Test func anATSAppExportedToOkHttpNamesWhatOkHttpLoosens() throws {
+        try TemporaryDirectory.with { directory in
+            let config = try directory.write("pinctl.yaml", text: """
+                apps:
+                  - name: ios
+                    library: ats
+                    config: \(Certs.root)/Tests/Fixtures/ats/Info.plist
+
+                """)
+            let export = ["config", "export", "--config", config, "--app", "ios", "--to", "okhttp", "--format", "text"]
+            let refused = try PinctlProcess.run(export)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains("a host pinned by api.example.com's leaf identities and example.com's CA "
+                + "identities needs a match of each, not either"), "\(refused)")
+            let lossy = try PinctlProcess.run(export + ["--lossy"])
+            #expect(lossy.status == 0, "\(lossy)")
+            let lines = lossy.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
+                .map { $0.split(separator: " ").joined(separator: " ") }
+            let (leaf, intermediate, root) = (Self.leafPin, Self.intermediatePin, LibraryCerts.pin(of: "root-ca.pem"))
+            #expect(lines == ["api.example.com \(leaf)", "example.com \(intermediate) \(root)",
+                              "*.example.com \(intermediate) \(root)"], "\(lossy)")
+        }
+    }
 }
