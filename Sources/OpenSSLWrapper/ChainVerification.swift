@@ -14,15 +14,15 @@ public struct VerificationOptions: Sendable {
     /// PKIX validation never checks a trust anchor's dates, so an expired root in its store still anchors.
     public var checksAnchorValidity: Bool
     /// The rules of the platform version judged on (DESIGN §12), applied to a chain that verified; nil: none.
-    public var platformRules: PlatformRules?
+    public var pathRule: (any PathRule)?
 
     public init(time: Date, checksServerUsage: Bool, hostName: String?, checksAnchorValidity: Bool = true,
-                platformRules: PlatformRules? = nil) {
+                pathRule: (any PathRule)? = nil) {
         self.time = time
         self.checksServerUsage = checksServerUsage
         self.hostName = hostName
-        self.checksAnchorValidity = checksAnchorValidity && platformRules?.checksAnchorValidity != false
-        self.platformRules = platformRules
+        self.checksAnchorValidity = checksAnchorValidity && pathRule?.checksAnchorValidity != false
+        self.pathRule = pathRule
     }
 
     /// What decides a verification besides the time and the platform rules: every other field above, and a field

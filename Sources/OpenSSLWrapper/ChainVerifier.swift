@@ -77,15 +77,19 @@ public enum ChainVerifier {
             let endsAtAnchor = built.count > Int(X509_STORE_CTX_get_num_untrusted(ctx))
             let verified = readBack(built, failure: recorder.first, known: known, origin: store.origin,
                                     endsAtAnchor: endsAtAnchor, warnings: store.undecodedAnchorWarnings)
-            // The platform's rules judge the path built, like pinctl's own checks, so that backtracking tries
-            // another path when they refuse this one (Apple's path builder weighs policy failures the same way).
-            // They are the rules of a TLS server policy: a basic X.509 evaluation has none of them.
+            // The path rule (a platform's rules, handed down by the engine) judges the path built, like pinctl's own
+            // checks, so that backtracking tries another path when it refuses this one (Apple's path builder weighs
+            // policy failures the same way). Its rules are a TLS server policy's: a basic X.509 evaluation has none.
             guard verified.failure == nil, options.checksServerUsage, let anchor = verified.anchor,
-                  let rules = options.platformRules?.judge(verified.chain, anchor: anchor, at: options.time),
-                  rules.failure != nil || !rules.warnings.isEmpty
+                  let ruling = options.pathRule?.judge(verified.chain, anchor: anchor, at: options.time),
+                  ruling.refusal != nil || !ruling.warnings.isEmpty
             else { return verified }
-            return ChainVerification(chain: verified.chain, failure: rules.failure,
-                                     warnings: verified.warnings + rules.warnings, anchor: anchor)
+            let failure = ruling.refusal.map { refusal in
+                VerificationFailure(code: VerificationFailure.pathRuleCode, message: refusal.message,
+                                    depth: refusal.depth, certificate: verified.chain[refusal.depth])
+            }
+            return ChainVerification(chain: verified.chain, failure: failure,
+                                     warnings: verified.warnings + ruling.warnings, anchor: anchor)
         }
     }
 

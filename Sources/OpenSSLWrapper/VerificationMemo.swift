@@ -10,10 +10,11 @@ import Synchronization
 ///   SHA-256 fingerprint;
 /// - anchors that are all known (CA files, pinned certificates, a platform's roots): a hashed directory or a bundle
 ///   read lazily may change under pinctl, and its certificates are not known to compare;
-/// - the same platform rules (DESIGN §12): whether Apple's server policy applies, whether an anchor's dates count,
-///   the platform's store and the roots its user added, all listed. Versions of one `VersionClass` share one
-///   verification within a probe; this shares it across probes. Never with Certificate Transparency: its verdict
-///   reads the SCTs each server sends, and Apple's log states change with time;
+/// - the same path rules (`PathRule.memoKey`; a platform version's, DESIGN §12: whether Apple's server policy
+///   applies, whether an anchor's dates count, the platform's store and the roots its user added, all listed).
+///   Versions of one `VersionClass` share one verification within a probe; this shares it across probes. Never rules
+///   without a key, such as Certificate Transparency: its verdict reads the SCTs each server sends, and Apple's log
+///   states change with time;
 /// - a time at which every certificate involved (the leaf, the candidates, every anchor the search met) is valid or
 ///   invalid exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's
 ///   margin so that OpenSSL's whole seconds and pinctl's exact ones read alike;
@@ -26,29 +27,8 @@ public final class VerificationMemo: Sendable {
         let untrusted: [[UInt8]]
         let anchors: TrustStore.Contents
         let checks: VerificationOptions.Checks
-        let rules: Rules?
-    }
-
-    /// What of a version's rules (`PlatformRules`) reaches a verification without Certificate Transparency.
-    struct Rules: Hashable {
-        let appliesAppleServerPolicy: Bool
-        let checksAnchorValidity: Bool
-        let systemRoots: TrustStore.Contents
-        let userRoots: TrustStore.Contents?
-
-        /// Nil for rules whose verdict may differ on the same chain and store: CT, or roots not all listed.
-        init?(_ rules: PlatformRules) {
-            guard rules.certificateTransparency == nil, let system = rules.systemRoots.contents else { return nil }
-            if let user = rules.userRoots {
-                guard let listed = user.contents else { return nil }
-                userRoots = listed
-            } else {
-                userRoots = nil
-            }
-            appliesAppleServerPolicy = rules.appliesAppleServerPolicy
-            checksAnchorValidity = rules.checksAnchorValidity
-            systemRoots = system
-        }
+        /// The path rule's `memoKey`.
+        let rules: String?
     }
 
     private struct Entry {
@@ -72,7 +52,7 @@ public final class VerificationMemo: Sendable {
         leaf: X509Certificate, untrusted: [X509Certificate], store: TrustStore, options: VerificationOptions,
         verify: () -> ChainVerification
     ) -> ChainVerification {
-        let rules = options.platformRules.map(Rules.init)
+        let rules = options.pathRule.map(\.memoKey)
         guard rules != .some(nil), let anchors = store.contents, ValidationTime.isSupported(options.time)
         else { return verify() }
         let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,

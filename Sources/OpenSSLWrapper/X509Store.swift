@@ -1,6 +1,7 @@
 internal import COpenSSL
 import FileAccess
 import FoundationEssentials
+import TextSyntax
 
 /// A set of trust anchors, owning its `X509_STORE*`, and knowing where each came from.
 // @unchecked Sendable: OpenSSL locks an X509_STORE internally; after construction pinctl only verifies against it.
@@ -21,13 +22,17 @@ public final class TrustStore: @unchecked Sendable {
 
     /// What a store holds, when all of it is known: a SHA-256 over its anchors' fingerprints in order (the listed
     /// ones, then the outlined ones), and the name messages give it.
-    struct Contents: Hashable {
+    package struct Contents: Hashable {
         let origin: String
         let anchors: [UInt8]
+
+        /// The same in words, equal exactly when the contents are: the origin's length first, so that no origin can
+        /// read as another's with more after it.
+        package var key: String { "\(Hex.lower(anchors)) \(origin.utf8.count):\(origin)" }
     }
 
     /// Nil when a hashed directory or a bundle read lazily holds anchors: what they hold is not known up front.
-    let contents: Contents?
+    package let contents: Contents?
 
     private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String],
                  outlines: [CertificateOutline] = []) {

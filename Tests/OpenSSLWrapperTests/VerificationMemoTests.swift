@@ -18,44 +18,46 @@ struct VerificationMemoTests {
 
     static func verify(
         at time: Date, memo: VerificationMemo, store: TrustStore? = nil, host: String = "pinning.test",
-        rules: PlatformRules? = nil
+        rule: (any PathRule)? = nil
     ) throws -> ChainVerification {
         let anchors = try store ?? TrustStore.caFiles([Certs.path("root-ca.pem")], directories: [])
         var options = VerificationOptions(time: time, domain: host, checksServerIdentity: true)
-        options.platformRules = rules
+        options.pathRule = rule
         return ChainVerifier.verify(
             leaf: Certs.one("leaf.pem"), untrusted: [Certs.one("intermediate-ca.pem")], store: anchors,
             options: options, memo: memo)
     }
 
-    /// A platform version's rules with the fixture root as its store (DESIGN §12).
-    static func rules(apple: Bool = false, ct: CTLogList? = nil) throws -> PlatformRules {
-        PlatformRules(appliesAppleServerPolicy: apple, checksAnchorValidity: false,
-                      systemRoots: try TrustStore.caFiles([Certs.path("root-ca.pem")], directories: []),
-                      userRoots: nil, certificateTransparency: ct)
+    /// Rules given from above (a platform's, in the engine): they refuse every path or none, and are keyed by
+    /// `memoKey`.
+    struct Rule: PathRule {
+        let refuses: Bool
+        let memoKey: String?
+        var checksAnchorValidity: Bool { true }
+
+        func judge(_ path: [X509Certificate], anchor: X509Certificate, at time: Date) -> PathRuling {
+            PathRuling(refusal: refuses ? (0, "refused by the test's rule") : nil)
+        }
     }
 
-    @Test func onAPlatformTheSameRulesAreAnsweredFromMemoryAndOtherRulesAreNot() throws {
+    @Test func rulesWithTheSameKeyAreAnsweredFromMemoryAndOtherRulesAreNot() throws {
         let memo = VerificationMemo(capacity: 8)
-        #expect(try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules()).isValid)
-        #expect(try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules()).isValid)
+        #expect(try Self.verify(at: Self.june2026, memo: memo, rule: Rule(refuses: false, memoKey: "a")).isValid)
+        #expect(try Self.verify(at: Self.june2026, memo: memo, rule: Rule(refuses: false, memoKey: "a")).isValid)
         #expect(memo.hits == 1)
-        // Apple's server policy is another verification (the fixture leaf's 100 years break its validity limit).
-        let apple = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(apple: true))
-        #expect(!apple.isValid)
+        let refused = try Self.verify(at: Self.june2026, memo: memo, rule: Rule(refuses: true, memoKey: "b"))
+        #expect(refused.failure?.code == VerificationFailure.pathRuleCode, "\(String(describing: refused.failure))")
+        #expect(refused.failure?.message == "refused by the test's rule")
         #expect(memo.hits == 1)
         // And no rules at all is another again.
         #expect(try Self.verify(at: Self.june2026, memo: memo).isValid)
         #expect(memo.hits == 1)
     }
 
-    @Test func rulesThatRequireCertificateTransparencyAreNeverRemembered() throws {
-        let logs = try TemporaryDirectory.with { directory in
-            try CTLogList(path: try directory.write("apple-ct-logs.cnf", text: CTLogListReadingTests.list()))
-        }
+    @Test func rulesWithoutAKeyAreNeverRemembered() throws {
         let memo = VerificationMemo(capacity: 8)
-        _ = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(ct: logs))
-        _ = try Self.verify(at: Self.june2026, memo: memo, rules: Self.rules(ct: logs))
+        _ = try Self.verify(at: Self.june2026, memo: memo, rule: Rule(refuses: false, memoKey: nil))
+        _ = try Self.verify(at: Self.june2026, memo: memo, rule: Rule(refuses: false, memoKey: nil))
         #expect(memo.hits == 0)
     }
 

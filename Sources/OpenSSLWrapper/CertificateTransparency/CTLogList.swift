@@ -22,6 +22,9 @@ public final class CTLogList: Sendable {
         /// A temporally sharded log takes certificates that expire in [start, end).
         public let shardStart: Date?
         public let shardEnd: Date?
+
+        /// The log as messages name it: its description, and its operator when the list gives one.
+        public var name: String { operatorName.isEmpty ? description : "\(description) (\(operatorName))" }
     }
 
     /// The day of the list (the commit date of the security_certificates tag it came from).

@@ -5,8 +5,8 @@ import FoundationEssentials
 /// entry), or sent by the server in the TLS extension or an OCSP staple (an x509 entry, over the leaf whole). Each
 /// is judged by OpenSSL's `SCT_validate` against a log list: the log known, the version 1, the signature over the
 /// entry good, the time not after the evaluation.
-enum SCTs {
-    enum Judgement {
+package enum SCTs {
+    package enum Judgement {
         case valid(CTLogList.Log)
         /// From a log the list does not hold.
         case unknownLog
@@ -14,18 +14,18 @@ enum SCTs {
         case refused(String)
     }
 
-    struct SCT {
-        let logID: [UInt8]
-        let timestamp: Date
-        let judgement: Judgement
+    package struct SCT {
+        package let logID: [UInt8]
+        package let timestamp: Date
+        package let judgement: Judgement
 
-        var logIDText: String { SCTs.base64(logID) }
-        var dateText: String { SCTs.timeText(timestamp) }
+        package var logIDText: String { SCTs.base64(logID) }
+        package var dateText: String { SCTs.timeText(timestamp) }
     }
 
     /// The leaf's embedded SCTs in certificate order; none when it has no such extension or one OpenSSL cannot read
     /// (trustd then finds none either).
-    static func embedded(in leaf: X509Certificate, issuer: X509Certificate?, logs: CTLogList, at time: Date)
+    package static func embedded(in leaf: X509Certificate, issuer: X509Certificate?, logs: CTLogList, at time: Date)
         -> [SCT]
     {
         // get1-style: a new stack of new SCTs, freed with SCT_LIST_free.
@@ -44,7 +44,9 @@ enum SCTs {
 
     /// The SCTs the server sent, each serialised (`i2o_SCT`), as x509 entries for `leaf`; one that does not parse
     /// counts for nothing, as in trustd.
-    static func sent(_ serialised: [[UInt8]], for leaf: X509Certificate, logs: CTLogList, at time: Date) -> [SCT] {
+    package static func sent(_ serialised: [[UInt8]], for leaf: X509Certificate, logs: CTLogList, at time: Date)
+        -> [SCT]
+    {
         withContext(leaf, nil, logs, time) { context in
             serialised.compactMap { bytes in
                 bytes.withUnsafeBufferPointer { buffer -> SCT? in
@@ -84,7 +86,7 @@ enum SCTs {
         let timestamp = Date(timeIntervalSince1970: TimeInterval(stamp / 1000))
         _ = SCT_validate(sct, context)
         OpenSSLError.clearQueue()
-        let from = logs.logs[logID].map(AppleCTPolicy.name) ?? "log \(base64(logID))"
+        let from = logs.logs[logID].map(\.name) ?? "log \(base64(logID))"
         let judgement: Judgement
         switch SCT_get_validation_status(sct) {
         case SCT_VALIDATION_STATUS_VALID:
@@ -107,10 +109,10 @@ enum SCTs {
         return SCT(logID: logID, timestamp: timestamp, judgement: judgement)
     }
 
-    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+    package static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
     /// `2026-03-31T00:00:00Z`.
-    static func timeText(_ date: Date) -> String {
+    package static func timeText(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

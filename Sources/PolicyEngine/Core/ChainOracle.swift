@@ -83,7 +83,7 @@ public final class ChainOracle: @unchecked Sendable {
             leaf: presented[0], untrusted: untrusted ?? Array(presented.dropFirst()), store: store,
             options: VerificationOptions(time: context.time, checksServerUsage: checks.serverUsage,
                                          hostName: checks.hostName, checksAnchorValidity: checksAnchorValidity,
-                                         platformRules: context.platformRules),
+                                         pathRule: context.platformRules),
             memo: context.verificationMemo)
         let validation = ChainValidation(
             anchors: anchors, anchorsDescription: store.origin, chain: result.chain, failure: result.failure,

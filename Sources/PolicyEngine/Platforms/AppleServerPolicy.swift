@@ -1,5 +1,5 @@
-internal import COpenSSL
 import FoundationEssentials
+import OpenSSLWrapper
 
 /// Apple's SSL server policy as iOS 13 and macOS 10.15 and later apply it (Apple HT210176, "Requirements for trusted
 /// certificates in iOS 13 and macOS 10.15"; HT211025, "About upcoming limits on trusted certificates"), read from
@@ -49,11 +49,7 @@ enum AppleServerPolicy {
                     + "SecPolicyCheckServerAuthEKU)")
             }
             for depth in chain.indices.dropFirst().dropLast() {
-                let pointer = chain[depth].pointer
-                let present = X509_get_extension_flags(pointer) & UInt32(EXFLAG_XKUSAGE) != 0
-                guard present, X509_get_extended_key_usage(pointer) & UInt32(XKU_SSL_SERVER | XKU_ANYEKU) == 0 else {
-                    continue
-                }
+                guard let usage = chain[depth].extendedKeyUsage, !usage.serverAuth, !usage.any else { continue }
                 return Violation(depth: depth, message: "certificate #\(depth), an intermediate, limits its extended "
                     + "key usage to purposes without \(serverAuth) or anyExtendedKeyUsage, which a chain to a system "
                     + "root may not (Apple's TLS server policy; Security SecPolicyCheckServerAuthEKU)")
@@ -65,8 +61,7 @@ enum AppleServerPolicy {
     /// The EKU extension is there and lists serverAuth itself (Security's `SecPolicyCheckCertExtendedKeyUsage` with
     /// the one OID: a certificate without the extension does not match).
     private static func hasServerAuth(_ certificate: X509Certificate) -> Bool {
-        X509_get_extension_flags(certificate.pointer) & UInt32(EXFLAG_XKUSAGE) != 0
-            && X509_get_extended_key_usage(certificate.pointer) & UInt32(XKU_SSL_SERVER) != 0
+        certificate.extendedKeyUsage?.serverAuth == true
     }
 
     /// `SecPolicyAddStrongKeySizeOptions`: "RSA key sizes are 2048-bit or larger. EC key sizes are P-256 or larger",
@@ -74,12 +69,7 @@ enum AppleServerPolicy {
     /// already asks RSA 2048 of every certificate; EC keys it lets down to 224 bits.
     private static func keySize(_ chain: [X509Certificate]) -> Violation? {
         for (depth, certificate) in chain.enumerated() {
-            // get0: the key belongs to the certificate.
-            guard let key = X509_get0_pubkey(certificate.pointer), EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else {
-                continue
-            }
-            let bits = EVP_PKEY_get_bits(key)
-            guard bits < 256 else { continue }
+            guard let bits = certificate.ecKeyBits, bits < 256 else { continue }
             return Violation(depth: depth, message: "certificate #\(depth) has an EC key of \(bits) bits; Apple's TLS "
                 + "server policy asks P-256 or larger (Security SecPolicyAddStrongKeySizeOptions)")
         }

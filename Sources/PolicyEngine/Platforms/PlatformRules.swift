@@ -1,10 +1,11 @@
-internal import COpenSSL
 import FoundationEssentials
+import OpenSSLWrapper
 
 /// The rules one platform version's verifier applies beyond what every pinctl validation checks (DESIGN §12), each
-/// quoted from its source where it is checked (`AppleServerPolicy`). pinctl's own rules already are Apple's for
-/// names (SAN only), RSA keys (2048 bits) and digests (no SHA-1 below the anchor) on every platform.
-public struct PlatformRules: Sendable {
+/// quoted from its source where it is checked (`AppleServerPolicy`, `AppleCTPolicy`). pinctl's own rules already are
+/// Apple's for names (SAN only), RSA keys (2048 bits) and digests (no SHA-1 below the anchor) on every platform. The
+/// verifier is handed them as a `PathRule` and applies them to every path it builds.
+public struct PlatformRules: PathRule {
     /// Apple's SSL server policy of iOS 13 and macOS 10.15 on (`AppleServerPolicy`); false elsewhere.
     public let appliesAppleServerPolicy: Bool
     /// Whether a trust anchor's own validity dates count. Android's PKIX validation never checks them.
@@ -28,29 +29,35 @@ public struct PlatformRules: Sendable {
         self.certificateTransparency = certificateTransparency
     }
 
-    /// What the rules say of a chain that verified to `anchor` at `time`: the first rule it breaks, as a failure
-    /// with OpenSSL's code for a check the application makes (`X509_V_ERR_APPLICATION_VERIFICATION`), and what they
+    /// What the rules say of a chain that verified to `anchor` at `time`: the first rule it breaks, and what they
     /// could not decide, as warnings. The message names the rule and its source, not the version: results group
     /// versions whose verdicts are the same.
-    func judge(_ chain: [X509Certificate], anchor: X509Certificate, at time: Date)
-        -> (failure: VerificationFailure?, warnings: [String])
-    {
+    public func judge(_ chain: [X509Certificate], anchor: X509Certificate, at time: Date) -> PathRuling {
         let anchoredBy = anchorSource(anchor)
         if appliesAppleServerPolicy,
            let violation = AppleServerPolicy.firstViolation(in: chain, anchoredBy: anchoredBy) {
-            return (VerificationFailure(code: X509_V_ERR_APPLICATION_VERIFICATION, message: violation.message,
-                                        depth: violation.depth, certificate: chain[violation.depth]), [])
+            return PathRuling(refusal: (violation.depth, violation.message))
         }
         // SecPolicyCheckSystemTrustedCTRequired: only a chain "anchored with root in the system anchor source but not
         // the Apple anchor source" (SecGetAppleTrustAnchors: Apple's own roots, CN=Apple Root CA[ - G2| - G3]).
         guard let logs = certificateTransparency, anchoredBy == .system, !Self.isApplesOwnRoot(anchor),
               let outcome = AppleCTPolicy.judge(chain, sent: sentSCTs, logs: logs, at: time)
-        else { return (nil, []) }
-        let failure = outcome.violation.map {
-            VerificationFailure(code: X509_V_ERR_APPLICATION_VERIFICATION, message: $0, depth: 0,
-                                certificate: chain[0])
+        else { return PathRuling() }
+        return PathRuling(refusal: outcome.violation.map { (0, $0) }, warnings: outcome.warnings)
+    }
+
+    /// What of the rules reaches a verification without Certificate Transparency; nil for rules whose verdict may
+    /// differ on the same chain and store: CT (it reads the SCTs a server sent), or roots not all listed.
+    public var memoKey: String? {
+        guard certificateTransparency == nil, let system = systemRoots.contents else { return nil }
+        var user = "none"
+        if let userRoots {
+            guard let listed = userRoots.contents else { return nil }
+            user = listed.key
         }
-        return (failure, outcome.warnings)
+        // The user roots' key is last, so the system roots' length-prefixed origin cannot run into it.
+        return ["apple \(appliesAppleServerPolicy)", "anchor dates \(checksAnchorValidity)", "system \(system.key)",
+                "user \(user)"].joined(separator: "\n")
     }
 
     private func anchorSource(_ anchor: X509Certificate) -> AppleServerPolicy.Anchor {
@@ -65,5 +72,5 @@ public struct PlatformRules: Sendable {
     }
 
     /// The code of a failure a platform rule gives.
-    public static let failureCode = X509_V_ERR_APPLICATION_VERIFICATION
+    public static let failureCode = VerificationFailure.pathRuleCode
 }

@@ -1,5 +1,6 @@
-internal import COpenSSL
 import FoundationEssentials
+import Glibc
+import OpenSSLWrapper
 
 /// Apple's Certificate Transparency policy for TLS servers (Apple HT205280, "Apple's Certificate Transparency
 /// policy"), as trustd applies it (Security, trust/trustd/CertificateTransparency.m and SecPolicyServer.c):
@@ -196,9 +197,7 @@ enum AppleCTPolicy {
         return months
     }
 
-    static func name(_ log: CTLogList.Log) -> String {
-        log.operatorName.isEmpty ? log.description : "\(log.description) (\(log.operatorName))"
-    }
+    static func name(_ log: CTLogList.Log) -> String { log.name }
 
     static func day(_ date: Date) -> String { String(SCTs.timeText(date).prefix(10)) }
 }
