@@ -51,16 +51,23 @@ public final class CertificateOutline: @unchecked Sendable {
             OpenSSLError.clearQueue()
             return nil
         }
-        guard let issuer = name(fields.issuer) else {
-            X509_NAME_free(subject)
-            OpenSSLError.clearQueue()
-            return nil
+        let subjectHash = UInt(X509_NAME_hash_ex(subject, nil, nil, nil))
+        // A root's issuer is its subject, byte for byte: the same bytes have the same canonical form and hash, so
+        // the name is decoded once.
+        if der[fields.issuer].elementsEqual(der[fields.subject]) {
+            issuerNameHash = subjectHash
+        } else {
+            guard let issuer = name(fields.issuer) else {
+                X509_NAME_free(subject)
+                OpenSSLError.clearQueue()
+                return nil
+            }
+            issuerNameHash = UInt(X509_NAME_hash_ex(issuer, nil, nil, nil))
+            X509_NAME_free(issuer)
         }
-        defer { X509_NAME_free(issuer) }
         derBytes = der
         self.subject = subject
-        subjectNameHash = UInt(X509_NAME_hash_ex(subject, nil, nil, nil))
-        issuerNameHash = UInt(X509_NAME_hash_ex(issuer, nil, nil, nil))
+        subjectNameHash = subjectHash
         sha256Fingerprint = Digest.sha256(der)
         spkiSHA256 = Digest.sha256(Array(der[fields.publicKey]))
     }

@@ -132,6 +132,15 @@ import TestSupport
         #expect(message == "LIST:9: log [a] key is not base64 of a DER SubjectPublicKeyInfo OpenSSL reads")
     }
 
+    /// An untrusted log's key is never given to OpenSSL, only hashed for its id: it must be canonical base64, and
+    /// need not be a key OpenSSL reads (the list names such logs when an SCT is from one).
+    @Test func anUntrustedLogsKeyIsCanonicalBase64() throws {
+        let notBase64 = Self.list().replacingOccurrences(of: Self.keyB, with: Self.keyB + "!")
+        #expect(try refusal(notBase64) == "LIST:14: log [b] key is not canonical base64")
+        let notAKey = Self.list().replacingOccurrences(of: Self.keyB, with: Data("not a key".utf8).base64EncodedString())
+        #expect(try read(notAKey).untrustedCount == 1)
+    }
+
     @Test func aListBeyondItsBoundsIsRefusedWithoutReadingIt() throws {
         let sections = (1...1001).map { "[l\($0)]\n" }.joined()
         let long = "list_source = " + String(repeating: "x", count: 70_000) + "\n"
