@@ -63,12 +63,23 @@ import TestSupport
                   - name: ios
                     library: ats
                     policy:
-                      pinnedDomains:
+                      domains:
                         example.com:
-                          includesSubdomains: true
-                          pinnedCAIdentities: [\(bare)]
+                          includeSubdomains: true
+                          caIdentities: [\(Self.intermediatePin)]
 
                 """, "\(result)")
+            // The entry judges as the Info.plist it came from: the intermediate's key, one label below example.com.
+            let inline = try directory.write("inline.yaml", text: "apps:\n" + result.stdout)
+            let file = try directory.write("file.yaml",
+                                           text: "apps:\n  - name: ios\n    library: ats\n    config: \(plist)\n")
+            for config in [inline, file] {
+                let judged = try PinctlProcess.run(["verify", "--config", config, "--chain", "libraries/leaf-chain.pem",
+                                                    "--ca-file", "libraries/root-ca.pem", "--host", "api.example.com",
+                                                    "--at", TestTime.nowText])
+                #expect(judged.status == 0, "\(judged)")
+                #expect(judged.stdout.contains("matched certificate #1"), "\(judged)")
+            }
         }
     }
 

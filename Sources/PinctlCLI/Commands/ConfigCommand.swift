@@ -148,8 +148,9 @@ struct ConfigExportCommand: ParsableCommand {
     @Option(help: "The library whose native form to write.")
     var to: Library
 
-    @Option(help: ArgumentHelp("The form: plist, json, xml, kotlin, java, text, bundle or info-plist (default: the library's usual one).",
-                               valueName: "form"))
+    @Option(help: ArgumentHelp(
+        "The form: plist, json, xml, kotlin, java, text, bundle or info-plist (default: the library's usual one).",
+        valueName: "form"))
     var format: String?
 
     @Option(help: ArgumentHelp("Where to write (a file, or a directory for a bundle); default: standard output.",

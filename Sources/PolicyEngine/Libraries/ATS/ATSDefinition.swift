@@ -17,7 +17,7 @@ extension NativeExport.Format {
 }
 
 extension LibraryDefinition {
-    /// ATS: inline `{pinnedDomains: {…}}`, an Info.plist as shipped, one pinned domain (`--ats-domain`,
+    /// ATS: inline `{domains: {…}}`, an Info.plist as shipped, one pinned domain (`--ats-domain`,
     /// `--include-subdomains`, `--ats-identities`) on the command line.
     static let ats = LibraryDefinition(
         library: .ats,
@@ -57,16 +57,16 @@ enum ATSDefinition {
         case ca, leaf
     }
 
-    static let keys = ["includesSubdomains", "pinnedCAIdentities", "pinnedLeafIdentities"]
+    static let keys = ["includeSubdomains", "caIdentities", "leafIdentities"]
 
-    /// `{pinnedDomains: {DOMAIN: {includesSubdomains, pinnedCAIdentities, pinnedLeafIdentities}}}`: Apple's keys
-    /// without `NS`, identities as the SPKI-SHA256-BASE64 values (exactly base64 of 32 bytes: the Info.plist is the
-    /// place for anything Security reads more leniently).
+    /// `{domains: {DOMAIN: {includeSubdomains, caIdentities: [pins], leafIdentities: [pins]}}}` (DESIGN §6), each pin
+    /// an SPKI-SHA256-BASE64 value, bare or as pinctl writes it (`sha256/…`), exactly base64 of 32 bytes: the
+    /// Info.plist is the place for anything Security reads more leniently.
     static func inline(_ value: YAMLValue, _ context: LibraryDefinition.InlineContext) throws(ConfigurationError)
         -> ATSPolicy
     {
         var domains: [ATSPinnedDomain] = []
-        for (key, member) in try value.mapping(allowed: ["pinnedDomains"]) where key == "pinnedDomains" {
+        for (key, member) in try value.mapping(allowed: ["domains"]) where key == "domains" {
             for (name, entry) in try member.anyMapping() {
                 if let problem = PolicyHostName.syntaxError(name, as: .host) { throw entry.error(problem) }
                 var includes = false
@@ -74,14 +74,14 @@ enum ATSDefinition {
                 var ca: [PublicKeyPin]?
                 for (field, setting) in try entry.mapping(allowed: keys) {
                     switch field {
-                    case "includesSubdomains": includes = try setting.bool()
-                    case "pinnedCAIdentities": ca = try identities(setting)
+                    case "includeSubdomains": includes = try setting.bool()
+                    case "caIdentities": ca = try identities(setting)
                     default: leaf = try identities(setting)
                     }
                 }
                 if leaf == nil, ca == nil {
-                    throw entry.error("\(name) pins nothing: give pinnedCAIdentities or pinnedLeafIdentities (an entry "
-                        + "with neither is ignored by iOS)")
+                    throw entry.error("\(name) pins nothing: give caIdentities or leafIdentities (an entry with "
+                        + "neither is ignored by iOS)")
                 }
                 domains.append(ATSPinnedDomain(name: name, includesSubdomains: includes, leafIdentities: leaf,
                                                caIdentities: ca, location: "\(entry.file):\(entry.line ?? 0)"))
@@ -94,8 +94,11 @@ enum ATSDefinition {
         var pins: [PublicKeyPin] = []
         for item in try value.sequenceOrScalar() {
             let text = try item.string()
-            guard let bytes = Data(base64Encoded: text), bytes.count == 32, bytes.base64EncodedString() == text else {
-                throw item.error("'\(text)' is not base64 of a SHA-256 digest (SPKI-SHA256-BASE64, without sha256/)")
+            let base64 = text.hasPrefix("sha256/") ? String(text.dropFirst("sha256/".count)) : text
+            guard let bytes = Data(base64Encoded: base64), bytes.count == 32, bytes.base64EncodedString() == base64
+            else {
+                throw item.error("'\(text)' is not base64 of a SHA-256 digest (an SPKI-SHA256-BASE64 value, bare or "
+                    + "as sha256/…)")
             }
             pins.append(PublicKeyPin(hash: [UInt8](bytes), source: item.pinSource))
         }
@@ -104,17 +107,17 @@ enum ATSDefinition {
 
     /// The inline form of `policy`.
     static func entry(_ policy: ATSPolicy) -> YAMLEmitter.Node {
-        .mapping([("pinnedDomains", .mapping(policy.domains.map { domain in
+        .mapping([("domains", .mapping(policy.domains.map { domain in
             var keys: [(key: String, value: YAMLEmitter.Node)] = []
-            if domain.includesSubdomains { keys.append(("includesSubdomains", .scalar("true"))) }
-            if let ca = domain.caIdentities { keys.append(("pinnedCAIdentities", list(ca))) }
-            if let leaf = domain.leafIdentities { keys.append(("pinnedLeafIdentities", list(leaf))) }
+            if domain.includesSubdomains { keys.append(("includeSubdomains", .scalar("true"))) }
+            if let ca = domain.caIdentities { keys.append(("caIdentities", list(ca))) }
+            if let leaf = domain.leafIdentities { keys.append(("leafIdentities", list(leaf))) }
             return (domain.name, .mapping(keys))
         }))])
     }
 
     private static func list(_ pins: [PublicKeyPin]) -> YAMLEmitter.Node {
-        AppEntryWriter.list(pins.map { Data($0.hash).base64EncodedString() })
+        AppEntryWriter.list(pins.map(\.text))
     }
 
     /// One pinned domain, `--ats-domain` or the host checked, every pin an identity of the kind `--ats-identities`
