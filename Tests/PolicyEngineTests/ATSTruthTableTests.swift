@@ -114,6 +114,18 @@ struct ATSTruthTableTests {
     @Test func aHostNoEntryPinsHasTheSystemsEvaluation() {
         let evaluation = Self.evaluate([Self.entry("example.com", ca: [Self.dummy])], host: "api.example.com")
         expectVerdict(evaluation, is: .notPinned)
+        expectWarning(evaluation, containing: "is not pinned", present: false)
+    }
+
+    /// Entries a person may think apply, which Security's matching leaves out: a key ending in a dot, and a name
+    /// two labels below an `NSIncludesSubdomains` entry. The host is unpinned, and a warning says why.
+    @Test func entriesThatJustMissTheHostAreNamed() {
+        let dotted = Self.evaluate([Self.entry("api.example.com.", ca: [Self.dummy])], host: "api.example.com")
+        expectVerdict(dotted, is: .notPinned)
+        expectWarning(dotted, containing: "the NSPinnedDomains key 'api.example.com.' ends in a dot")
+        let deep = Self.evaluate([Self.entry("com", subdomains: true, ca: [Self.dummy])], host: "api.example.com")
+        expectVerdict(deep, is: .notPinned)
+        expectWarning(deep, containing: "NSIncludesSubdomains of com covers one label more only")
     }
 
     struct Lookup: Sendable, CustomStringConvertible {

@@ -29,8 +29,8 @@ public enum ATSInfoPlistReader {
                 + "Info.plist with App Transport Security settings (NSAppTransportSecurity → NSPinnedDomains)")
         }
         guard let atsDictionary = ats.dictionary else {
-            notes.append("\(path): \(transportSecurity) is \(ats.kind), not a dictionary: the device ignores it, and no host "
-                + "is pinned")
+            notes.append("\(path): \(transportSecurity) is \(ats.kind), not a dictionary: the device ignores it, and "
+                + "no host is pinned")
             return (ATSPolicy(domains: [], hosts: hosts, document: root, readingNotes: notes), notes)
         }
         guard let pinned = atsDictionary[pinnedDomains] else {
@@ -39,8 +39,8 @@ public enum ATSInfoPlistReader {
         }
         let keyPath = "\(transportSecurity).\(pinnedDomains)"
         guard let entries = pinned.dictionary else {
-            notes.append("\(path): \(keyPath) is \(pinned.kind), not a dictionary: the device ignores it, and no host is "
-                + "pinned")
+            notes.append("\(path): \(keyPath) is \(pinned.kind), not a dictionary: the device ignores it, and no host "
+                + "is pinned")
             return (ATSPolicy(domains: [], hosts: hosts, document: root, readingNotes: notes), notes)
         }
         var domains: [ATSPinnedDomain] = []
@@ -71,7 +71,8 @@ public enum ATSInfoPlistReader {
                 for (index, item) in items.enumerated() {
                     let itemPath = "\(where_)[\(index)]"
                     guard let text = item.dictionary?[spki]?.string else {
-                        notes.append("\(path): \(itemPath) is not a dictionary with a string \(spki): the device skips it")
+                        notes.append("\(path): \(itemPath) is not a dictionary with a string \(spki): the device "
+                            + "skips it")
                         continue
                     }
                     let source = PinSource(.configuration(path: path, line: nil, keyPath: itemPath + "." + spki))
@@ -83,8 +84,8 @@ public enum ATSInfoPlistReader {
                     pins.append(pin)
                 }
                 if pins.isEmpty {
-                    notes.append("\(path): \(where_) holds no usable identity: the device rejects every chain for the hosts "
-                        + "of \(name)")
+                    notes.append("\(path): \(where_) holds no usable identity: the device rejects every chain for "
+                        + "the hosts of \(name)")
                 }
                 return pins
             }
@@ -92,7 +93,8 @@ public enum ATSInfoPlistReader {
                 name: name, includesSubdomains: subdomains == .bool(true), leafIdentities: identities(leafIdentities),
                 caIdentities: identities(caIdentities), location: "\(path): \(keyPath).\(name)")
             if domain.leafIdentities == nil, domain.caIdentities == nil {
-                notes.append("\(place) has neither \(leafIdentities) nor \(caIdentities): the device does not pin \(name)")
+                notes.append("\(place) has neither \(leafIdentities) nor \(caIdentities): the device does not pin "
+                    + name)
             }
             domains.append(domain)
         }

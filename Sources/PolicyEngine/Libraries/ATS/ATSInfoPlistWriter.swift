@@ -31,8 +31,8 @@ enum ATSInfoPlistWriter {
             let rules = byDomain[name] ?? []
             let pinning = rules.filter { !$0.excluded }
             for rule in rules where rule.excluded {
-                losses.add("the exclusion of \(name) (ATS has none: a parent entry with NSIncludesSubdomains still pins "
-                    + "it)")
+                losses.add("the exclusion of \(name) (ATS has none: a parent entry with NSIncludesSubdomains still "
+                    + "pins it)")
             }
             guard !pinning.isEmpty else { continue }
             if pinning.contains(where: { $0.expiration != nil }) { losses.add("the expiration of \(name)'s pins") }
@@ -43,7 +43,7 @@ enum ATSInfoPlistWriter {
                 losses.add("the pinning of names more than one label below \(name) (NSIncludesSubdomains covers one)")
             }
             if pinning.allSatisfy({ $0.scope == .oneLabel }) {
-                losses.add("\(name) itself unpinned (NSIncludesSubdomains pins the domain too)")
+                losses.add("\(name) itself left unpinned (NSIncludesSubdomains pins the domain too)")
             }
             if pinning.contains(where: { !$0.certificates.isEmpty }) {
                 losses.add("whole-certificate pins of \(name), written as their keys")

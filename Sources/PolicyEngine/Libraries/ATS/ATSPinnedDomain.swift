@@ -107,8 +107,8 @@ enum ATSIdentityText {
         let pin = PublicKeyPin(hash: bytes, source: source,
                                written: text == canonical ? nil : .init(library: .ats, text: text))
         if bytes.count != 32 {
-            return (pin, "'\(text)' decodes to \(bytes.count) bytes, not a SHA-256 digest's 32: Security keeps it, and it "
-                + "never matches")
+            return (pin, "'\(text)' decodes to \(bytes.count) bytes, not a SHA-256 digest's 32: Security keeps it, and "
+                + "it never matches")
         }
         return (pin, text == canonical ? nil : "'\(text)' is read by Security as \(canonical) (it skips what is not "
             + "base64 and stops at the first padding)")

@@ -34,6 +34,7 @@ extension ATSPolicy: PortableConvertible {
     /// Whether some host is covered by both entries: the same name, or one is the other's parent with
     /// `NSIncludesSubdomains`.
     private static func overlap(_ one: ATSPinnedDomain, _ other: ATSPinnedDomain) -> Bool {
-        one.applies(to: ATSPinnedDomain.matchedHost(other.name)) || other.applies(to: ATSPinnedDomain.matchedHost(one.name))
+        one.applies(to: ATSPinnedDomain.matchedHost(other.name))
+            || other.applies(to: ATSPinnedDomain.matchedHost(one.name))
     }
 }
