@@ -34,6 +34,11 @@ extension TargetReport {
                     line += "; " + Self.difference(from: before.certificate, to: root.certificate)
                 }
             }
+            // On versions where the library does not exist the app is not pinned, and the line says why (DESIGN §12:
+            // "not pinned on Android 6.0 (API 23): the Network Security Configuration exists from API 24").
+            if let basis = evaluation.trustBasis, basis.isLibraryAbsent, let why = basis.explanation {
+                line += (reachedRoot == nil ? " — " : "; ") + Terminal.safe(why)
+            }
             return line
         }
         let why: String
