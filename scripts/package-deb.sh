@@ -58,28 +58,10 @@ maintainer="$maintainer_name <$maintainer_email>"
 [ -d "$out" ] || { echo "package-deb.sh: --out $out is not a directory" >&2; exit 2; }
 
 scripts/setup.sh
-build() {   # the release build README installs, in .build-release (scripts/test-release.sh shares it)
-    local log
-    log=$(mktemp)
-    if ! scripts/build-release.sh --scratch-path .build-release "$@" >"$log" 2>&1; then
-        grep -A3 'error:' "$log" >&2 || tail -n 40 "$log" >&2
-        echo "package-deb.sh: the build failed (the full log: $log)" >&2
-        exit 1
-    fi
-    rm -f "$log"
-}
-echo "package-deb.sh: building pinctl and pinctl-serve (release)" >&2
-build --product pinctl
-build --product pinctl-serve
+# The release build README installs, in .build-release (scripts/test-release.sh shares it), and generate-manual.
+scripts/build-package-binaries.sh
 bin=.build-release/release
-# generate-manual is swift-argument-parser's tool behind its generate-manual plugin, built from the checkout SwiftPM
-# resolved (an executable of that package, so a product of it). Run directly, it reads the release build above; the
-# plugin would make another release build first.
-swift build --package-path .build-release/checkouts/swift-argument-parser --scratch-path .build-release/generate-manual \
-    --product generate-manual >/dev/null 2>&1 \
-    || { echo "package-deb.sh: cannot build swift-argument-parser's generate-manual" >&2; exit 1; }
-generate_manual=$(swift build --package-path .build-release/checkouts/swift-argument-parser \
-    --scratch-path .build-release/generate-manual --show-bin-path)/generate-manual
+generate_manual=$bin/generate-manual
 
 version=$("$bin/pinctl" --version | sed -n '1s/^pinctl //p')
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "package-deb.sh: cannot read the version ('$version')" >&2; exit 1; }
