@@ -13,17 +13,20 @@ public enum TrustBasis: Sendable {
     case pinMatched(PinMatch)
     /// The library applies no pins to this host (no pattern or domain matches it); the chain validated.
     case notPinned(String)
+    /// The app's library does not exist on these versions (DESIGN §12: the NSC from API 24, NSPinnedDomains from iOS
+    /// 14 / macOS 11), so the platform's default trust applies and nothing is pinned; the chain validated.
+    case libraryAbsent(String)
     /// The pins were not enforced: an expired pin set, TrustKit's report-only mode, an anchor that overrides pins.
     case failedOpen(String)
     /// Nothing was checked (AFNetworking's allowInvalidCertificates in mode none, Alamofire's disabled evaluator).
     case unchecked(String)
 
-    /// The JSON `trust` value.
+    /// The JSON `trust` value: the same for `notPinned` and `libraryAbsent`, which the explanation tells apart.
     public var code: String {
         switch self {
         case .validated: "validated"
         case .pinMatched: "pin-matched"
-        case .notPinned: "not-pinned"
+        case .notPinned, .libraryAbsent: "not-pinned"
         case .failedOpen: "failed-open"
         case .unchecked: "unchecked"
         }
@@ -34,6 +37,7 @@ public enum TrustBasis: Sendable {
         switch self {
         case .validated, .pinMatched: nil
         case .notPinned(let why), .failedOpen(let why), .unchecked(let why): why
+        case .libraryAbsent(let why): "not pinned on these versions: " + why
         }
     }
 }

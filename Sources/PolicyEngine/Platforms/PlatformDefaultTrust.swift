@@ -12,16 +12,14 @@ enum PlatformDefaultTrust {
             return .rejected(RejectionReason.from(failure, domain: domain, anchors: validation.anchorsDescription),
                              validation)
         }
-        return .trusted(.notPinned(notPinnedPrefix + absence.reason), validation)
+        return .trusted(.libraryAbsent(absence.reason), validation)
     }
-
-    static let notPinnedPrefix = "not pinned on these versions: "
 }
 
 extension TrustBasis {
     /// Trusted by the platform's default only because the app's library does not exist on these versions.
     public var isLibraryAbsent: Bool {
-        if case .notPinned(let why) = self { return why.hasPrefix(PlatformDefaultTrust.notPinnedPrefix) }
+        if case .libraryAbsent = self { return true }
         return false
     }
 }
