@@ -6,6 +6,7 @@ Output (docs/platform-stores.md is the contract pinctl reads):
                             certificate for the same key gets "-" and its own SHA-256's first 8 hex digits)
   DIR/<platform>.txt        one block per version: version, label, date, source, then one `root <id>` per root
   DIR/apple-ct-logs.cnf     the CT logs Apple's newest log list trusts, as OpenSSL's CT log file with more keys
+  DIR/roots.index           each root's id and OpenSSL's hashes of its subject and issuer (index_stores.py)
 """
 import argparse
 import base64
@@ -23,6 +24,7 @@ from build_stores_android import android, parse_refs  # noqa: E402
 from build_stores_common import (block, commit_of, excerpt, fail, git, git_directory, openssl,  # noqa: E402
                                  text_value, tree_roots, Roots, warn, MAXIMUM_KEY, MAXIMUM_LOGS)
 from build_stores_output import Staging  # noqa: E402
+from index_stores import write_index  # noqa: E402
 
 # Apple's trust store per OS major, with the security_certificates tag of the first release of that major.
 # Apple lists the trust store version of each OS release at https://support.apple.com/en-us/103272 ("Available
@@ -262,6 +264,7 @@ def main():
                        "docs/platform-stores.md)\n" + ct_logs[0])
     with open(os.path.join(staging, "FORMAT"), "w") as file:
         file.write("pinctl-stores 1\n")
+    write_index(os.fspath(staging))
     staging.replace()
     for name, blocks in platforms.items():
         print(f"{name}: {len(blocks)} versions")

@@ -9,7 +9,8 @@ import tempfile
 # Everything the builder writes, and so all that a new snapshot replaces: other files in the directory (notes, a
 # provenance file such as stores.md) are the user's. A platform file this run does not write is removed all the same,
 # since it names roots of the roots/ folder being replaced.
-SNAPSHOT_FILES = ("FORMAT", "android.txt", "ios.txt", "macos.txt", "mozilla.txt", "apple-ct-logs.cnf")
+SNAPSHOT_FILES = ("FORMAT", "android.txt", "ios.txt", "macos.txt", "mozilla.txt", "apple-ct-logs.cnf",
+                  "roots.index")
 SNAPSHOT_FOLDERS = ("roots",)
 
 

@@ -135,6 +135,10 @@ add_stores() {  # PKG
         if [ -f "$file" ]; then install -m 644 "$file" "$stores/"; fi
     done
     find "$shared/stores/roots" -maxdepth 1 -type f -name '*.pem' -exec install -m 644 -t "$stores/roots" {} +
+    # The index of the roots' names, made here from the copy (a snapshot built before the index has none), so that
+    # pinctl reads only the roots a chain can reach.
+    scripts/index-stores.sh --force "$stores" >/dev/null
+    chmod 644 "$stores/roots.index"
     if [ -f "$shared/stores.md" ]; then
         gzip -9nc "$shared/stores.md" >"$pkg/usr/share/doc/pinctl/stores.md.gz"
         chmod 644 "$pkg/usr/share/doc/pinctl/stores.md.gz"

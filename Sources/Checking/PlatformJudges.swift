@@ -227,7 +227,8 @@ struct PlatformJudges: Sendable {
     /// build different paths are different results even when both trust the chain: a range's report, its chain and
     /// lint's attribution must hold for every version in it. The rotation forecast lint prints per range, with its
     /// breaks-on date, is a function of the app's pins and this path (`RotationForecast`), so the same path gives the
-    /// same forecast: a root pin breaks on the end date of the root the path ends at.
+    /// same forecast: a root pin breaks on the end date of the root the path ends at. The warnings too: a range says
+    /// its first version's, which must be every version's (a root of one version's store that cannot be read).
     private struct Verdict: Equatable {
         let trusted: Bool
         let code: String?
@@ -235,6 +236,7 @@ struct PlatformJudges: Sendable {
         let pin: String?
         let missingRoot: String?
         let path: [X509Certificate]
+        let warnings: [String]
 
         init(_ report: TargetReport) {
             trusted = report.evaluation.isTrusted
@@ -243,6 +245,7 @@ struct PlatformJudges: Sendable {
             pin = report.evaluation.matchedPin?.source.description
             missingRoot = PlatformJudges.missingRoot(report)
             path = report.evaluation.builtChain.certificates
+            warnings = report.warnings
         }
     }
 }

@@ -10,18 +10,18 @@ public struct PlatformStore: Sendable {
     /// Every root read for the run, by the name OpenSSL looks issuers up by: what a path search can reach.
     let rootNames: RootNameIndex
     /// Built when a chain is first judged on this version, not before: most versions share their verification with
-    /// another (`VersionClass`). Its roots are outlines, each decoded when a path search asks for its subject: a
-    /// chain reaches one or two of the 150.
+    /// another (`VersionClass`). Its roots are outlines, each decoded when a path search asks for its subject, or,
+    /// with the snapshot's index, read then: a chain reaches one or two of the 150.
     private let store: BuiltOnFirstUse<TrustStore>
 
-    init(snapshot: StoreSnapshot, roots: [CertificateOutline], certificateTransparency: CTLogList?,
-         rootNames: RootNameIndex) {
+    init(snapshot: StoreSnapshot, roots: [CertificateOutline], indexed: [IndexedAnchor],
+         certificateTransparency: CTLogList?, rootNames: RootNameIndex) {
         self.snapshot = snapshot
         self.certificateTransparency = certificateTransparency
         self.rootNames = rootNames
         // One origin for every version of a platform, so grouped versions say the same.
         let origin = "the \(snapshot.platform) store"
-        store = BuiltOnFirstUse { .outlined(roots, origin: origin) }
+        store = BuiltOnFirstUse { .outlined(roots, indexed: indexed, origin: origin) }
     }
 
     /// The snapshot's roots, as anchors.
@@ -100,8 +100,11 @@ public struct PlatformSettings: Sendable {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
             let snapshots = try open(snapshots)
-            // Versions share most roots: each is read once, as an outline; so is the CT log list.
+            // Versions share most roots: each is read once, as an outline, or not at all until a chain reaches it
+            // when the directory's index gives its names; the CT log list is read once.
+            let index = try snapshots.rootIndex()
             var read: [String: CertificateOutline] = [:]
+            var known: [String: IndexedAnchor] = [:]
             let rootNames = RootNameIndex()
             var ctLogs: CTLogList?
             var stores: [PlatformStore] = []
@@ -110,19 +113,27 @@ public struct PlatformSettings: Sendable {
                 for snapshot in try snapshots.select(selector)
                 where !stores.contains(where: { $0.snapshot.name == snapshot.name }) {
                     var roots: [CertificateOutline] = []
+                    var indexed: [IndexedAnchor] = []
                     for id in snapshot.rootIDs.sorted() {
                         if let root = read[id] {
                             roots.append(root)
-                            continue
+                        } else if let root = known[id] {
+                            indexed.append(root)
+                        } else if let names = index?.names[id] {
+                            let root = snapshots.indexedRoot(id, subjectNameHash: names.subject)
+                            known[id] = root
+                            rootNames.add(id: id, subject: names.subject, issuer: names.issuer)
+                            indexed.append(root)
+                        } else {
+                            let root = try snapshots.rootOutline(id)
+                            read[id] = root
+                            rootNames.add(id: id, subject: root.subjectNameHash, issuer: root.issuerNameHash)
+                            roots.append(root)
                         }
-                        let root = try snapshots.rootOutline(id)
-                        read[id] = root
-                        rootNames.add(root, id: id)
-                        roots.append(root)
                     }
                     let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
                     if requiresCT, ctLogs == nil { ctLogs = try snapshots.appleCTLogs() }
-                    stores.append(PlatformStore(snapshot: snapshot, roots: roots,
+                    stores.append(PlatformStore(snapshot: snapshot, roots: roots, indexed: indexed,
                                                 certificateTransparency: requiresCT ? ctLogs : nil,
                                                 rootNames: rootNames))
                 }

@@ -8,8 +8,8 @@ import PolicyEngine
 final class RootNameIndex: @unchecked Sendable {
     private var bySubject: [UInt: [(id: String, issuer: UInt)]] = [:]
 
-    func add(_ root: CertificateOutline, id: String) {
-        bySubject[root.subjectNameHash, default: []].append((id, root.issuerNameHash))
+    func add(id: String, subject: UInt, issuer: UInt) {
+        bySubject[subject, default: []].append((id, issuer))
     }
 
     /// The ids of the roots of `members` a path from `presented` can use: those named as the issuer of a presented

@@ -17,14 +17,21 @@ import Synchronization
 /// leaves the file to `X509_STORE_load_file`, so such a bundle means what it always meant.
 final class AnchorLookup: Sendable {
     private let outlines: [CertificateOutline]
+    /// Anchors read from their files when a chain asks for their subject's hash (a snapshot with an index).
+    private let indexed: [IndexedAnchor]
     /// The anchors decoded so far, in the order chains asked for them: every anchor a path search has met, since
     /// a lookup decodes every anchor of the subject asked for (`VerificationMemo` compares their dates).
     private let decoded = Mutex<[X509Certificate]>([])
     /// The subjects of the anchors asked for that OpenSSL could not decode whole: left out of the store, and named
     /// in every verification against it (`undecodedWarnings`), so that a root missing for that reason is not silent.
     private let undecoded = Mutex<[String]>([])
+    /// Why each indexed anchor asked for could not be read.
+    private let unreadable = Mutex<[String]>([])
 
-    private init(outlines: [CertificateOutline]) { self.outlines = outlines }
+    private init(outlines: [CertificateOutline], indexed: [IndexedAnchor]) {
+        self.outlines = outlines
+        self.indexed = indexed
+    }
 
     var loaded: [X509Certificate] { decoded.withLock { $0 } }
 
@@ -33,12 +40,13 @@ final class AnchorLookup: Sendable {
         undecoded.withLock { $0 }.map { subject in
             "\(origin): the certificate \(subject) cannot be decoded: it is left out of the store; replace or remove "
                 + "that entry"
-        }
+        } + unreadable.withLock { $0 }.map { reason in "\(origin): \(reason) (the root is left out of the store)" }
     }
 
-    /// Adds `outlines` to `store` as anchors looked up when asked for.
-    static func add(_ outlines: [CertificateOutline], to store: OpaquePointer) -> AnchorLookup {
-        let lookup = AnchorLookup(outlines: outlines)
+    /// Adds `outlines` and `indexed` to `store` as anchors looked up when asked for.
+    static func add(_ outlines: [CertificateOutline], indexed: [IndexedAnchor] = [], to store: OpaquePointer)
+        -> AnchorLookup {
+        let lookup = AnchorLookup(outlines: outlines, indexed: indexed)
         guard let added = X509_STORE_add_lookup(store, method) else {
             fatalError("X509_STORE_add_lookup: \(OpenSSLError.drain("add a lookup"))")
         }
@@ -68,7 +76,18 @@ final class AnchorLookup: Sendable {
             guard let lookup, let name, let result, type == X509_LU_X509, let data = X509_LOOKUP_get_method_data(lookup),
                   let store = X509_LOOKUP_get_store(lookup) else { return 0 }
             let anchors = Unmanaged<AnchorLookup>.fromOpaque(data).takeUnretainedValue()
-            for outline in anchors.outlines where X509_NAME_cmp(outline.subject, name) == 0 {
+            var candidates = anchors.outlines
+            if !anchors.indexed.isEmpty {
+                let hash = UInt(X509_NAME_hash_ex(name, nil, nil, nil))
+                for anchor in anchors.indexed where anchor.subjectNameHash == hash {
+                    switch anchor.outline {
+                    case .success(let outline): candidates.append(outline)
+                    case .failure(let failure):
+                        anchors.unreadable.withLock { if !$0.contains(failure.reason) { $0.append(failure.reason) } }
+                    }
+                }
+            }
+            for outline in candidates where X509_NAME_cmp(outline.subject, name) == 0 {
                 // One OpenSSL cannot decode whole is left out, as X509_STORE_load_file leaves it out, and named.
                 guard let certificate = outline.certificate else {
                     let subject = X509Certificate.format(outline.subject)

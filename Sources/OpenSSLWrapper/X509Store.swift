@@ -17,7 +17,8 @@ public final class TrustStore: @unchecked Sendable {
     private let directories: [String]
     private let files: [String]
     private let outlines: [CertificateOutline]
-    /// The lookup of `outlines`, which knows which of them a path search has decoded.
+    private let indexed: [IndexedAnchor]
+    /// The lookup of `outlines` and `indexed`, which knows which of them a path search has decoded.
     private let lookup: AnchorLookup?
 
     /// What a store holds, when all of it is known: a SHA-256 over its anchors' fingerprints in order (the listed
@@ -35,7 +36,7 @@ public final class TrustStore: @unchecked Sendable {
     package let contents: Contents?
 
     private init(origin: String, certificates: [X509Certificate], directories: [String], files: [String],
-                 outlines: [CertificateOutline] = []) {
+                 outlines: [CertificateOutline] = [], indexed: [IndexedAnchor] = []) {
         BuiltinKeyMethods.install()
         guard let store = X509_STORE_new() else { fatalError("X509_STORE_new: out of memory") }
         pointer = store
@@ -44,9 +45,14 @@ public final class TrustStore: @unchecked Sendable {
         self.directories = directories
         self.files = files
         self.outlines = outlines
+        self.indexed = indexed
+        // An indexed anchor is known by its snapshot id until it is read: the ids have a digest of their own, so
+        // that no run of fingerprints can read as ids.
+        let fingerprints = Digest.sha256(certificates.flatMap(\.sha256Fingerprint)
+            + outlines.flatMap(\.sha256Fingerprint))
         contents = directories.isEmpty && files.isEmpty
-            ? Contents(origin: origin, anchors: Digest.sha256(certificates.flatMap(\.sha256Fingerprint)
-                + outlines.flatMap(\.sha256Fingerprint)))
+            ? Contents(origin: origin, anchors: indexed.isEmpty ? fingerprints
+                : Digest.sha256(fingerprints + Digest.sha256(indexed.flatMap { $0.identity + [0x20] })))
             : nil
         for directory in directories {
             _ = PathBytes.withCString(directory) { X509_STORE_load_path(store, $0) }
@@ -54,7 +60,7 @@ public final class TrustStore: @unchecked Sendable {
         for file in files {
             AnchorLookup.addBundle(file, to: store)
         }
-        lookup = outlines.isEmpty ? nil : AnchorLookup.add(outlines, to: store)
+        lookup = outlines.isEmpty && indexed.isEmpty ? nil : AnchorLookup.add(outlines, indexed: indexed, to: store)
         for certificate in certificates {
             // X509_STORE_add_cert takes its own reference; a duplicate is not an error in OpenSSL 3, and adding a
             // parsed certificate fails only when memory is exhausted.
@@ -111,8 +117,9 @@ public final class TrustStore: @unchecked Sendable {
     /// Exactly the outlined certificates as anchors, each decoded only when a chain asks for its subject (a
     /// platform's store, of which a chain reaches one or two roots): what the store holds is known, as for
     /// `anchors`, though only those decoded so far are `metAnchors`.
-    public static func outlined(_ outlines: [CertificateOutline], origin: String) -> TrustStore {
-        TrustStore(origin: origin, certificates: [], directories: [], files: [], outlines: outlines)
+    public static func outlined(_ outlines: [CertificateOutline], indexed: [IndexedAnchor] = [], origin: String)
+        -> TrustStore {
+        TrustStore(origin: origin, certificates: [], directories: [], files: [], outlines: outlines, indexed: indexed)
     }
 
     /// The listed anchors and those of the outlined ones a path search has decoded: every anchor a verification
@@ -127,7 +134,7 @@ public final class TrustStore: @unchecked Sendable {
     public static func union(_ stores: [TrustStore], origin: String) -> TrustStore {
         TrustStore(origin: origin, certificates: stores.flatMap(\.certificates),
                    directories: stores.flatMap(\.directories), files: stores.flatMap(\.files),
-                   outlines: stores.flatMap(\.outlines))
+                   outlines: stores.flatMap(\.outlines), indexed: stores.flatMap(\.indexed))
     }
 
     /// Whether `certificate` is one of this store's anchors, compared by subject and public key (the way OpenSSL
@@ -136,7 +143,7 @@ public final class TrustStore: @unchecked Sendable {
         if certificates.contains(where: { $0.subject == certificate.subject && $0.spkiDER == certificate.spkiDER }) {
             return true
         }
-        guard !directories.isEmpty || !files.isEmpty || !outlines.isEmpty else { return false }
+        guard !directories.isEmpty || !files.isEmpty || !outlines.isEmpty || !indexed.isEmpty else { return false }
         guard let context = X509_STORE_CTX_new() else { fatalError("X509_STORE_CTX_new: out of memory") }
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, pointer, nil, nil) == 1 else {

@@ -12,26 +12,58 @@ import TestSupport
             + "| sha256sum | cut -c1-64")
     }
 
+    /// The root file of `fixture`'s key made to hold `holding` instead; its path.
+    static func swap(_ fixture: String, for holding: String, in directory: TemporaryDirectory) throws -> String {
+        let id = try rootID(fixture)
+        let file = directory.path("stores/roots/\(id).pem")
+        try FileManager.default.removeItem(atPath: file)
+        try directory.write("stores/roots/\(id).pem", bytes: Certs.bytes(holding))
+        return file
+    }
+
+    /// leaf-chain.pem (to the pinctl root) judged on android@25 of the snapshot in `directory`.
+    static func verifyOnAPI25(_ directory: TemporaryDirectory) throws -> PinctlProcess.Result {
+        try PinctlProcess.run(["verify", "--chain", "leaf-chain.pem", "--host", "pinning.test", "--at", TestTime.nowText,
+                               "--stores", directory.path("stores"), "--platform", "android@25"])
+    }
+
     /// With the Other root's file holding the pinctl root, `stores diff` listed the pinctl root as added at API 25.
     @Test func aRootFileSwappedForAnotherCertificateIsRefusedByDiffAndByPlatformJudging() throws {
         try StoresCommandTests.withStores { directory in
             let other = try Self.rootID("other-root-ca.pem")
-            let file = directory.path("stores/roots/\(other).pem")
-            try FileManager.default.removeItem(atPath: file)
-            try directory.write("stores/roots/\(other).pem", bytes: Certs.bytes("root-ca.pem"))
+            let file = try Self.swap("other-root-ca.pem", for: "root-ca.pem", in: directory)
             let diff = try PinctlProcess.run(["stores", "diff", "android@24", "android@25", "--stores", "stores"],
                                              in: directory.path)
-            let verify = try PinctlProcess.run(["verify", "--chain", "leaf-chain.pem", "--host", "pinning.test", "--at",
-                                                TestTime.nowText, "--stores", directory.path("stores"), "--platform",
-                                                "android@25"])
+            let verify = try Self.verifyOnAPI25(directory)
             let refusal = ".pem: holds a certificate of key SHA-256 \(try Self.rootID("root-ca.pem")), not the one its "
                 + "name records: the snapshot was changed after scripts/build-stores.sh wrote it; rebuild it"
 
             #expect(diff.status == 2, "\(diff)")
             #expect(diff.stdout.isEmpty, "\(diff)")
             #expect(diff.stderr.contains("stores/roots/\(other)" + refusal), "\(diff)")
-            #expect(verify.status == 2, "\(verify)")
-            #expect(verify.stderr.contains(file.dropLast(".pem".count) + refusal), "\(verify)")
+            // The builder's index (roots.index) gives every root's names: the chain never reaches the Other root, so
+            // its file is never read; without the index every root is read for its subject, and it is refused.
+            #expect(verify.status == 0, "\(verify)")
+            try FileManager.default.removeItem(atPath: directory.path("stores/roots.index"))
+            let unindexed = try Self.verifyOnAPI25(directory)
+            #expect(unindexed.status == 2, "\(unindexed)")
+            #expect(unindexed.stderr.contains(file.dropLast(".pem".count) + refusal), "\(unindexed)")
+        }
+    }
+
+    /// With the index, a root is checked when a chain reaches it: the pinctl root's file holding the Other root leaves
+    /// it out of the store, said in a warning, and the chain that needed it is untrusted.
+    @Test func aRootTheChainReachesIsCheckedWhenItIsRead() throws {
+        try StoresCommandTests.withStores { directory in
+            let file = try Self.swap("root-ca.pem", for: "other-root-ca.pem", in: directory)
+            let verify = try Self.verifyOnAPI25(directory)
+
+            #expect(verify.status == 1, "\(verify)")
+            #expect(verify.stdout.contains("Android 7.1.1 (API 25): REJECTED untrusted-chain"), "\(verify)")
+            #expect(verify.stderr == "warning: Android 7.1.1 (API 25): the android store: \(file): holds a certificate "
+                + "of key SHA-256 \(try Self.rootID("other-root-ca.pem")), not the one its name records: the "
+                + "snapshot was changed after scripts/build-stores.sh wrote it; rebuild it (the root is left out of "
+                + "the store)\n", "\(verify)")
         }
     }
 

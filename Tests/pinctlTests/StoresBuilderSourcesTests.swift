@@ -166,6 +166,7 @@ import TestSupport
                 FORMAT
                 android.txt
                 roots
+                roots.index
 
                 """), "\(built)")
             #expect(built.stderr.contains(reason.replacingOccurrences(of: "ROOT", with: sha)), "\(built)")

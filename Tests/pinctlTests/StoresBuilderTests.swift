@@ -149,12 +149,18 @@ import TestSupport
                 android.txt
                 notes.txt
                 roots
+                roots.index
                 stores.md
 
                 stores/roots:
                 \(StoresBuilderSourcesTests.rootID("root-ca.pem")).pem
 
                 """), "\(built)")
+            // The index of the roots' names, as the openssl CLI gives them.
+            let id = StoresBuilderSourcesTests.rootID("root-ca.pem")
+            let hashes = try ShellPipeline.output("openssl x509 -in root-ca.pem -noout -subject_hash -issuer_hash")
+            #expect(try Self.text("stores/roots.index", in: directory).hasSuffix(
+                "\n\(id) \(hashes.replacingOccurrences(of: "\n", with: " "))\n"))
             #expect(try Self.text("stores/notes.txt", in: directory) == "my notes\n")
             #expect(try !Self.text("stores/android.txt", in: directory).contains("version 99"))
         }

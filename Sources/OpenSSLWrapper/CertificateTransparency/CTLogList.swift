@@ -57,8 +57,13 @@ public final class CTLogList: Sendable {
     /// Reads the list `bytes`, which errors name `path`.
     package init(bytes: [UInt8], path: String) throws(CTLogListError) {
         let file = try CTLogListFile(try CTLogListSyntax(bytes, path: path), path: path)
-        store = try CTLogStore(keys: file.trusted.map(\.log.keyBase64), ids: file.trusted.map(\.log.id),
-                               list: path)
+        do {
+            store = try CTLogStore(keys: file.trusted.map(\.log.keyBase64), ids: file.trusted.map(\.log.id),
+                                   list: path)
+        } catch {
+            // A key OpenSSL cannot take is named at its line; any other failure as OpenSSL gave it.
+            throw file.refusedKey(path: path) ?? error
+        }
         date = file.date
         dateText = file.dateText
         source = file.source

@@ -11,6 +11,9 @@ struct CTLogListFile {
         let log: CTLogList.Log
         /// Pending or rejected logs: `rejected 2022-05-02T17:41:23Z`; nil for a trusted log.
         let state: String?
+        /// The log's section name and the line of its key, which `refusedKey` names.
+        let section: String
+        let keyLine: Int
     }
 
     let date: Date
@@ -84,12 +87,13 @@ struct CTLogListFile {
         guard let description = values["description"], let key = values["key"] else {
             throw fail(section.line, "\(place) needs a description and a key")
         }
-        // A trusted log's key goes to OpenSSL, which must read it as pinctl does (the same id). An untrusted log's
-        // key only names the log an SCT came from, by the SHA-256 of its bytes: decoding 80 keys OpenSSL is never
-        // given took a tenth of a run judging every platform version.
-        guard let der = trusted ? publicKey(key.value) : canonicalBase64(key.value) else {
-            throw fail(key.line, trusted ? "\(place) key is not base64 of a DER SubjectPublicKeyInfo OpenSSL reads"
-                : "\(place) key is not canonical base64")
+        // A trusted log's key goes to OpenSSL, which must read it as pinctl does (the same id): `CTLogStore` checks
+        // that it holds every log by the id taken here, and when it does not, `refusedKey` finds the key at fault.
+        // Decoding each key here as well took a twentieth of a run judging every platform version. An untrusted
+        // log's key only names the log an SCT came from, by the SHA-256 of its bytes.
+        guard let der = canonicalBase64(key.value) else {
+            let expected = trusted ? "base64 of a DER SubjectPublicKeyInfo OpenSSL reads" : "canonical base64"
+            throw fail(key.line, "\(place) key is not \(expected)")
         }
         func time(_ name: String) throws(CTLogListError) -> Date? {
             guard let entry = values[name] else { return nil }
@@ -120,7 +124,16 @@ struct CTLogListFile {
             description: descriptionText.isEmpty ? section.name : descriptionText,
             operatorName: try values["operator"].map { entry throws(CTLogListError) in try text(entry, fail) } ?? "",
             readOnlySince: readOnly, retiredSince: retired, shardStart: start, shardEnd: end)
-        return Entry(log: log, state: state)
+        return Entry(log: log, state: state, section: section.name, keyLine: key.line)
+    }
+
+    /// The first trusted log whose key OpenSSL does not read, or reads as other bytes than the list's, as the error
+    /// naming its line; nil when OpenSSL reads every key back the same.
+    func refusedKey(path: String) -> CTLogListError? {
+        trusted.first { Self.publicKey($0.log.keyBase64) == nil }.map { entry in
+            CTLogListError("\(path):\(entry.keyLine): log [\(entry.section)] key is not base64 of a DER "
+                + "SubjectPublicKeyInfo OpenSSL reads")
+        }
     }
 
     /// A list of log names, `log1,log2` (empty for none).

@@ -53,13 +53,14 @@ struct CTLogListSyntax {
                 throw fail("a line longer than \(Self.maximumLineLength) bytes")
             }
             let body = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
-            guard let decoded = String(validating: body, as: UTF8.self) else { throw fail("not UTF-8 text") }
-            // Scalars, not characters: the builder escapes code points, and a combining mark must not hide a quote.
-            let line = Self.trimmed(Array(decoded.unicodeScalars)[...])
-            if line.isEmpty || line.first == "#" { continue }
-            if line.first == "[" {
+            guard String(validating: body, as: UTF8.self) != nil else { throw fail("not UTF-8 text") }
+            // Bytes of valid UTF-8, not characters: every byte the syntax gives a meaning is ASCII, which no other
+            // code point's encoding holds, so a combining mark cannot hide a quote.
+            let line = Self.trimmed(body)
+            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
+            if line.first == UInt8(ascii: "[") {
                 try openSection(line, number: number, fail)
-            } else if line.first == "." {
+            } else if line.first == UInt8(ascii: ".") {
                 throw fail("a directive (`\(UntrustedText.excerpt(Self.text(line)))`): a CT log list is data and has "
                     + "none")
             } else {
@@ -72,7 +73,7 @@ struct CTLogListSyntax {
     private mutating func openSection(_ line: Line, number: Int, _ fail: (String) -> CTLogListError)
         throws(CTLogListError) {
         let name = Self.text(line.dropFirst().dropLast())
-        guard line.last == "]", Self.isName(name) else {
+        guard line.last == UInt8(ascii: "]"), Self.isName(name) else {
             throw fail("expected a section `[NAME]`, NAME of at most \(Self.maximumNameLength) letters, digits or _")
         }
         if let first = sections.first(where: { $0.name == name }) {
@@ -84,7 +85,7 @@ struct CTLogListSyntax {
 
     /// `KEY = VALUE`, KEY one the builder writes at that place, once.
     private mutating func add(_ line: Line, number: Int, _ fail: (String) -> CTLogListError) throws(CTLogListError) {
-        guard let equals = line.firstIndex(of: "=") else {
+        guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
             throw fail("expected KEY = VALUE, a section [NAME], a # comment or a blank line")
         }
         let key = Self.text(Self.trimmed(line[..<equals]))
@@ -109,28 +110,32 @@ struct CTLogListSyntax {
 
     /// The value with the builder's escapes read as the characters they escape; printable text only.
     private static func unescaped(_ raw: Line, _ fail: (String) -> CTLogListError) throws(CTLogListError) -> String {
-        var value = String.UnicodeScalarView()
+        var value: [UInt8] = []
+        value.reserveCapacity(raw.count)
         var escaping = false
-        for scalar in trimmed(raw) {
+        var plain = true  // printable ASCII so far, which needs no Unicode check
+        for byte in trimmed(raw) {
             if escaping {
-                guard ["\\", "\"", "'", "$", "#"].contains(scalar) else {
+                guard Array("\\\"'$#".utf8).contains(byte) else {
                     throw fail("a backslash before a character the builder does not escape (it escapes \\ \" ' $ #)")
                 }
-                value.append(scalar)
+                value.append(byte)
                 escaping = false
-            } else if scalar == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaping = true
-            } else if scalar == "\"" || scalar == "'" || scalar == "#" {
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "#") {
                 throw fail("a quote or # that is not escaped (the builder writes \\\" \\' \\#)")
             } else {
-                value.append(scalar)
+                plain = plain && byte >= 0x20 && byte < 0x7F
+                value.append(byte)
             }
         }
         guard !escaping else { throw fail("a value that ends in a backslash") }
-        guard UntrustedText.isPrintable(String(value)) else {
+        let text = String(decoding: value, as: UTF8.self)
+        guard plain || UntrustedText.isPrintable(text) else {
             throw fail("a value holding a control, format or separator character, which a log list never has")
         }
-        return String(value)
+        return text
     }
 
     /// 1 to `maximumNameLength` ASCII letters, digits and `_`.
@@ -140,16 +145,16 @@ struct CTLogListSyntax {
         }
     }
 
-    /// A line's code points.
-    private typealias Line = ArraySlice<Unicode.Scalar>
+    /// A line's bytes, valid UTF-8.
+    private typealias Line = ArraySlice<UInt8>
 
-    private static func text(_ scalars: Line) -> String { String(String.UnicodeScalarView(scalars)) }
+    private static func text(_ bytes: Line) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// Without the spaces and tabs at either end (as OpenSSL's parser and the builder's `" ".join(split())`).
-    private static func trimmed(_ scalars: Line) -> Line {
-        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = scalars.firstIndex(where: { !blank($0) }), let end = scalars.lastIndex(where: { !blank($0) })
+    private static func trimmed(_ bytes: Line) -> Line {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let start = bytes.firstIndex(where: { !blank($0) }), let end = bytes.lastIndex(where: { !blank($0) })
         else { return [] }
-        return scalars[start...end]
+        return bytes[start...end]
     }
 }

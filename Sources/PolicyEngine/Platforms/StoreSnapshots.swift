@@ -136,6 +136,32 @@ public struct StoreSnapshots: Sendable {
         return outlines[0]
     }
 
+    /// The directory's index of root names (`roots.index`), or nil when it has none; one that cannot be read is an
+    /// error at its line.
+    package func rootIndex() throws(StoreSnapshotError) -> StoreRootIndex? {
+        let path = Path.join(directory, StoreRootIndex.fileName)
+        guard (try? FileSystem.kind(of: path)) != nil else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path)
+        } catch {
+            throw StoreSnapshotError("\(path): \(error.reason)")
+        }
+        return try StoreRootIndex(bytes, path: path)
+    }
+
+    /// The root recorded under `id`, whose subject hash the index gives, read (as `rootOutline`) when a chain asks
+    /// for that subject; a root that cannot be read then is left out, for the reason `rootOutline` gives.
+    public func indexedRoot(_ id: String, subjectNameHash: UInt) -> IndexedAnchor {
+        IndexedAnchor(subjectNameHash: subjectNameHash, identity: id) {
+            do throws(StoreSnapshotError) {
+                return .success(try rootOutline(id))
+            } catch {
+                return .failure(IndexedAnchor.Unreadable(error.description))
+            }
+        }
+    }
+
     /// Whether the certificate at `path` is the one `id` records (its key's SHA-256, and its own SHA-256's first 8
     /// hex digits in the `-` form).
     private static func check(_ id: String, path: String, spkiSHA256: [UInt8], sha256: [UInt8])
