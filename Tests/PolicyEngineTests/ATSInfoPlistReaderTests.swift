@@ -76,6 +76,30 @@ import Testing
         #expect(policy.hasRule(for: "example.net"))
     }
 
+    /// A note on one entry is a warning of the results for the hosts that entry names (the key, and a name one label
+    /// below it whether or not the entry covers subdomains), not of every host the app judges.
+    @Test func anEntrysNotesWarnOnlyTheHostsItNames() throws {
+        let reading = try Self.read(ATSPlist.xml(["example.org": Self.cases[5].entry,
+                                                  "example.net": ["NSIncludesSubdomains": 1,
+                                                                  "NSPinnedCAIdentities": [Self.identity(Self.root)]]]))
+        let policy = try #require(reading.policy as? ATSPolicy)
+        func warnings(_ host: String) -> String {
+            let context = EvaluationContext(platformAnchors: LibraryCerts.store(), time: TestTime.now)
+            return PolicyEvaluator(context: context).evaluate(policy, presented: LibraryCerts.load("leaf-chain.pem"),
+                                                              domain: host).warnings.joined(separator: "\n")
+        }
+        let org = "NSPinnedDomains.example.org.NSPinnedLeafIdentities is a string"
+        let net = "NSPinnedDomains.example.net.NSIncludesSubdomains is a number"
+        #expect(warnings("example.org").contains(org))
+        #expect(!warnings("example.org").contains(net))
+        #expect(warnings("EXAMPLE.NET.").contains(net))
+        // The entry fails to cover www.example.net, and the note says why.
+        #expect(warnings("www.example.net").contains(net))
+        #expect(!warnings("www.example.net").contains(org))
+        #expect(!warnings("a.www.example.net").contains(net))
+        #expect(!warnings("api.example.com").contains(org) && !warnings("api.example.com").contains(net))
+    }
+
     /// No NSAppTransportSecurity at all is not an Info.plist with pinning: refused, naming the key.
     @Test func aPlistWithoutATSIsRefused() throws {
         let bytes = [UInt8](try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": "x"],

@@ -22,70 +22,74 @@ public enum ATSInfoPlistReader {
         -> (policy: ATSPolicy, notes: [String])
     {
         let root = try PropertyListDocument.dictionary(bytes, path: path, expected: "an app's Info.plist")
-        var notes: [String] = []
+        var notes: [ATSPolicy.ReadingNote] = []
+        func note(_ text: String, on entry: String? = nil) { notes.append(.init(entry: entry, text: text)) }
+        func policy(_ domains: [ATSPinnedDomain]) -> (policy: ATSPolicy, notes: [String]) {
+            (ATSPolicy(domains: domains, hosts: hosts, document: root, readingNotes: notes), notes.map(\.text))
+        }
         // `isDictionary(nsAppTransportSecurityDict)`, then the same of NSPinnedDomains: else nothing is pinned.
         guard let ats = root[transportSecurity] else {
             throw ConfigurationError(file: path, keyPath: transportSecurity, message: "not found: the file is no "
                 + "Info.plist with App Transport Security settings (NSAppTransportSecurity → NSPinnedDomains)")
         }
         guard let atsDictionary = ats.dictionary else {
-            notes.append("\(path): \(transportSecurity) is \(ats.kind), not a dictionary: the device ignores it, and "
+            note("\(path): \(transportSecurity) is \(ats.kind), not a dictionary: the device ignores it, and "
                 + "no host is pinned")
-            return (ATSPolicy(domains: [], hosts: hosts, document: root, readingNotes: notes), notes)
+            return policy([])
         }
         guard let pinned = atsDictionary[pinnedDomains] else {
-            notes.append("\(path): \(transportSecurity) has no \(pinnedDomains): no host is pinned")
-            return (ATSPolicy(domains: [], hosts: hosts, document: root, readingNotes: notes), notes)
+            note("\(path): \(transportSecurity) has no \(pinnedDomains): no host is pinned")
+            return policy([])
         }
         let keyPath = "\(transportSecurity).\(pinnedDomains)"
         guard let entries = pinned.dictionary else {
-            notes.append("\(path): \(keyPath) is \(pinned.kind), not a dictionary: the device ignores it, and no host "
+            note("\(path): \(keyPath) is \(pinned.kind), not a dictionary: the device ignores it, and no host "
                 + "is pinned")
-            return (ATSPolicy(domains: [], hosts: hosts, document: root, readingNotes: notes), notes)
+            return policy([])
         }
         var domains: [ATSPinnedDomain] = []
         for name in entries.keys.sorted() {
             guard let entry = entries[name] else { continue }
             let place = "\(path): \(keyPath).\(name)"
             guard let values = entry.dictionary else {
-                notes.append("\(place) is \(entry.kind), not a dictionary: the device skips it")
+                note("\(place) is \(entry.kind), not a dictionary: the device skips it", on: name)
                 continue
             }
             if let problem = PolicyHostName.syntaxError(name, as: .host) {
-                notes.append("\(place): \(problem); Security compares it with host names as it is written")
+                note("\(place): \(problem); Security compares it with host names as it is written", on: name)
             }
             let subdomains = values[includesSubdomains]
             if let subdomains, subdomains != .bool(true), subdomains != .bool(false) {
-                notes.append("\(place).\(includesSubdomains) is \(subdomains.kind), not a boolean: only <true/> "
-                    + "covers subdomains, so this entry pins \(name) alone")
+                note("\(place).\(includesSubdomains) is \(subdomains.kind), not a boolean: only <true/> "
+                    + "covers subdomains, so this entry pins \(name) alone", on: name)
             }
             func identities(_ key: String) -> [PublicKeyPin]? {
                 guard let value = values[key] else { return nil }
                 let where_ = "\(keyPath).\(name).\(key)"
                 guard let items = value.array else {
-                    notes.append("\(path): \(where_) is \(value.kind), not an array: the device pins \(name) with no "
-                        + "identity of this kind, and every chain fails")
+                    note("\(path): \(where_) is \(value.kind), not an array: the device pins \(name) with no "
+                        + "identity of this kind, and every chain fails", on: name)
                     return []
                 }
                 var pins: [PublicKeyPin] = []
                 for (index, item) in items.enumerated() {
                     let itemPath = "\(where_)[\(index)]"
                     guard let text = item.dictionary?[spki]?.string else {
-                        notes.append("\(path): \(itemPath) is not a dictionary with a string \(spki): the device "
-                            + "skips it")
+                        note("\(path): \(itemPath) is not a dictionary with a string \(spki): the device "
+                            + "skips it", on: name)
                         continue
                     }
                     let source = PinSource(.configuration(path: path, line: nil, keyPath: itemPath + "." + spki))
-                    guard let (pin, note) = ATSIdentityText.pin(text, source: source) else {
-                        notes.append("\(path): \(itemPath).\(spki) '\(text)' holds no base64: the device skips it")
+                    guard let (pin, remark) = ATSIdentityText.pin(text, source: source) else {
+                        note("\(path): \(itemPath).\(spki) '\(text)' holds no base64: the device skips it", on: name)
                         continue
                     }
-                    if let note { notes.append("\(path): \(itemPath).\(spki): \(note)") }
+                    if let remark { note("\(path): \(itemPath).\(spki): \(remark)", on: name) }
                     pins.append(pin)
                 }
                 if pins.isEmpty {
-                    notes.append("\(path): \(where_) holds no usable identity: the device rejects every chain for "
-                        + "the hosts of \(name)")
+                    note("\(path): \(where_) holds no usable identity: the device rejects every chain for "
+                        + "the hosts of \(name)", on: name)
                 }
                 return pins
             }
@@ -93,11 +97,11 @@ public enum ATSInfoPlistReader {
                 name: name, includesSubdomains: subdomains == .bool(true), leafIdentities: identities(leafIdentities),
                 caIdentities: identities(caIdentities), location: "\(path): \(keyPath).\(name)")
             if domain.leafIdentities == nil, domain.caIdentities == nil {
-                notes.append("\(place) has neither \(leafIdentities) nor \(caIdentities): the device does not pin "
-                    + name)
+                note("\(place) has neither \(leafIdentities) nor \(caIdentities): the device does not pin "
+                    + name, on: name)
             }
             domains.append(domain)
         }
-        return (ATSPolicy(domains: domains, hosts: hosts, document: root, readingNotes: notes), notes)
+        return policy(domains)
     }
 }

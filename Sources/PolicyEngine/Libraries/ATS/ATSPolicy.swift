@@ -19,14 +19,31 @@ public struct ATSPolicy: TrustPolicy {
     public let hosts: [String]
     /// The Info.plist the policy was read from, whole: `config export --to ats` writes it back with its other keys.
     let document: [String: PropertyListValue]?
-    /// What reading the Info.plist skipped or read otherwise than it is written: a warning of every result.
-    let readingNotes: [String]
+    /// What reading the Info.plist skipped or read otherwise than it is written: a warning of the results it
+    /// concerns.
+    let readingNotes: [ReadingNote]
+
+    /// A note on the Info.plist, and the `NSPinnedDomains` key it is about (nil: the whole file).
+    struct ReadingNote: Sendable {
+        let entry: String?
+        let text: String
+
+        /// Whether a result for `domain` should carry it: one on the whole file, or one on an entry that names the
+        /// host or its parent, whether or not the entry covers subdomains (a `NSIncludesSubdomains` that is not
+        /// `<true/>` is said on the names it fails to cover).
+        func concerns(_ domain: String?) -> Bool {
+            guard let entry, let domain else { return true }
+            return ATSPinnedDomain(name: entry, includesSubdomains: true, leafIdentities: nil, caIdentities: nil,
+                                   location: "").applies(to: ATSPinnedDomain.matchedHost(domain))
+        }
+    }
 
     public init(domains: [ATSPinnedDomain], hosts: [String] = []) {
         self.init(domains: domains, hosts: hosts, document: nil, readingNotes: [])
     }
 
-    init(domains: [ATSPinnedDomain], hosts: [String], document: [String: PropertyListValue]?, readingNotes: [String]) {
+    init(domains: [ATSPinnedDomain], hosts: [String], document: [String: PropertyListValue]?,
+         readingNotes: [ReadingNote]) {
         self.domains = domains
         self.hosts = hosts
         self.document = document
@@ -80,7 +97,7 @@ public struct ATSPolicy: TrustPolicy {
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
         var outcome = judge(oracle, domain: domain)
-        outcome.warnings = readingNotes + outcome.warnings
+        outcome.warnings = readingNotes.filter { $0.concerns(domain) }.map(\.text) + outcome.warnings
         return outcome
     }
 
