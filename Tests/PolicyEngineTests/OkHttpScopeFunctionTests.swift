@@ -30,6 +30,24 @@ struct OkHttpScopeFunctionTests {
                 build()
             }
             """, entries: [.init("b.example.com", okB)]),
+        // Neither kept nor built outside the lambda: the block's value, `build()`, is the pinner (#35).
+        .init(name: "run { add(); build() } handed on", file: "P.kt", source: """
+            fun client() = OkHttpClient.Builder()
+                .certificatePinner(CertificatePinner.Builder().run {
+                    add("a.example.com", "\(okA)"); add("b.example.com", "\(okB)")
+                    build()
+                })
+                .build()
+            """, entries: [.init("a.example.com", okA), .init("b.example.com", okB)]),
+        .init(name: "let { it.add(); it.build() } returned", file: "P.kt", source: """
+            fun pinner(): CertificatePinner = CertificatePinner.Builder().let { b ->
+                b.add("a.example.com", "\(okA)")
+                b.build()
+            }
+            """, entries: [.init("a.example.com", okA)]),
+        .init(name: "run { this.add(); this.build() } returned", file: "P.kt", source: """
+            fun pinner() = CertificatePinner.Builder().run { this.add("b.example.com", "\(okB)"); this.build() }
+            """, entries: [.init("b.example.com", okB)]),
         .init(name: "with on a new builder", file: "P.kt", source: """
             val pinner = with(CertificatePinner.Builder()) {
                 add("a.example.com", "\(okA)")
@@ -64,6 +82,24 @@ struct OkHttpScopeFunctionTests {
         let (policy, notes, _) = try readOkHttpSource(testCase.file, testCase.source)
         #expect(policy.entryTexts == testCase.entries)
         #expect(notes.isEmpty, "\(notes)")
+    }
+
+    /// A block whose value is not the built pinner leaves the builder unbuilt: `apply` and `also` give the builder
+    /// itself back, and a `build()` that is not the block's last expression is not its value.
+    @Test(arguments: [
+        "fun p() = CertificatePinner.Builder().apply { add(\"a.example.com\", \"\(okA)\"); build() }\n",
+        "fun p() = CertificatePinner.Builder().also { it.add(\"a.example.com\", \"\(okA)\"); it.build() }\n",
+        "fun p() = CertificatePinner.Builder().run { add(\"a.example.com\", \"\(okA)\"); build(); this }\n",
+        "fun p() = CertificatePinner.Builder().let { it.add(\"a.example.com\", \"\(okA)\"); other.build() }\n",
+    ])
+    func aBlockWhoseValueIsNotTheBuiltPinnerIsStillRefused(source: String) throws {
+        do {
+            let (policy, _, _) = try readOkHttpSource("P.kt", source)
+            Issue.record("read as \(policy.entryTexts)")
+        } catch let error as ConfigurationError {
+            #expect(error.message.hasPrefix("this CertificatePinner.Builder() is neither built here nor kept"),
+                    "\(error)")
+        }
     }
 
     @Test(arguments: [

@@ -5,7 +5,8 @@ import TextSyntax
 /// A builder is `CertificatePinner.Builder()`: qualified or not, after `new` in Java; `Builder()` alone or an alias
 /// when an import names `CertificatePinner.Builder`; through an alias of `CertificatePinner`. Its calls are:
 /// - the chain after it: `.add(…)`, the receiver blocks `.apply { add(…) }` and `.run { }`, the parameter blocks
-///   `.also { it.add(…) }`, `.also { b -> b.add(…) }` and `.let { }`, up to `.build()`; any other member called on a
+///   `.also { it.add(…) }`, `.also { b -> b.add(…) }` and `.let { }`, up to `.build()`, or a `.run { }` or `.let { }`
+///   whose last expression is `build()` on the builder (its value is then the pinner); any other member called on a
 ///   builder just made refuses the file, since the pins it adds would be lost (DESIGN §8: readers never fail open);
 /// - `with(CertificatePinner.Builder()) { add(…) }`, and Java's double-brace `new CertificatePinner.Builder() {{
 ///   add(…); }}` (an anonymous subclass whose initializer adds to it);
@@ -184,10 +185,19 @@ struct OkHttpBuilderCalls {
             case "add" where isPunctuation(index + 2, "("):
                 calls.insert(index + 1)
                 index = try closing(index + 2) + 1
-            case "apply" where isPunctuation(index + 2, "{"), "run" where isPunctuation(index + 2, "{"):
+            case "apply" where isPunctuation(index + 2, "{"):
                 index = try receiverBlock(at: index + 2) + 1
-            case "also" where isPunctuation(index + 2, "{"), "let" where isPunctuation(index + 2, "{"):
+            case "run" where isPunctuation(index + 2, "{"):
+                // `run` gives the block's value: a block ending in `build()` builds the builder in it.
+                let close = try receiverBlock(at: index + 2)
+                if endsInBuild(close, receiver: nil) { return true }
+                index = close + 1
+            case "also" where isPunctuation(index + 2, "{"):
                 index = try parameterBlock(at: index + 2) + 1
+            case "let" where isPunctuation(index + 2, "{"):
+                let close = try parameterBlock(at: index + 2)
+                if endsInBuild(close, receiver: parameter(ofBlockAt: index + 2)) { return true }
+                index = close + 1
             case "build" where isPunctuation(index + 2, "(") && isPunctuation(index + 3, ")"):
                 return true
             case let member? where extensions.contains(member) && isPunctuation(index + 2, "("):
@@ -206,19 +216,44 @@ struct OkHttpBuilderCalls {
         return false
     }
 
-    /// A lambda given the builder as its parameter (`also`, `let`): `it`, or the name before `->` (`{ b -> … }`,
-    /// `{ b: CertificatePinner.Builder -> … }`); the calls on it inside. Returns the `}`'s index.
+    /// Whether the block closing at `close` ends in `build()` on its receiver (`receiver` nil: `build()` or
+    /// `this.build()`) or on the parameter `receiver` (`it.build()`): the last expression, so the block's value is
+    /// the built pinner (`CertificatePinner.Builder().run { add(…); build() }`).
+    private func endsInBuild(_ close: Int, receiver: String?) -> Bool {
+        let call = close - 3
+        guard identifier(call) == "build", isPunctuation(call + 1, "("), isPunctuation(call + 2, ")") else {
+            return false
+        }
+        guard let receiver else {
+            if isPunctuation(call - 1, ".") { return identifier(call - 2) == "this" && !isPunctuation(call - 3, ".") }
+            // Bare: after what ends the statement before it (`;`, a bracket, a name or a literal on the line above),
+            // not after an operator, whose operand it would be.
+            switch tokens[safe: call - 1]?.kind {
+            case .identifier?, .string?, .other?: return true
+            case .punctuation(let byte)?: return Array(";{})".utf8).contains(byte)
+            case nil: return false
+            }
+        }
+        return isPunctuation(call - 1, ".") && identifier(call - 2) == receiver && !isPunctuation(call - 3, ".")
+    }
+
+    /// The name a lambda at `open` gives its parameter: `it`, or the name before `->` (`{ b -> … }`, `{ b:
+    /// CertificatePinner.Builder -> … }`).
+    private func parameter(ofBlockAt open: Int) -> String {
+        guard let close = Self.closing(open, in: tokens), let first = identifier(open + 1) else { return "it" }
+        var arrow = open + 2
+        if isPunctuation(arrow, ":") {
+            while arrow < close, !(isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">")) { arrow += 1 }
+        }
+        return isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">") ? first : "it"
+    }
+
+    /// A lambda given the builder as its parameter (`also`, `let`; `parameter(ofBlockAt:)`): the calls on it inside.
+    /// Returns the `}`'s index.
     @discardableResult
     private mutating func parameterBlock(at open: Int) throws(ConfigurationError) -> Int {
         let close = try closing(open)
-        var parameter = "it"
-        if let first = identifier(open + 1) {
-            var arrow = open + 2
-            if isPunctuation(arrow, ":") {
-                while arrow < close, !(isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">")) { arrow += 1 }
-            }
-            if isPunctuation(arrow, "-"), isPunctuation(arrow + 1, ">") { parameter = first }
-        }
+        let parameter = parameter(ofBlockAt: open)
         for index in (open + 1)..<close where identifier(index) == parameter && !isPunctuation(index - 1, ".") {
             if isPunctuation(index + 1, ".") {
                 _ = try chain(from: index + 1)
