@@ -7,7 +7,7 @@ import PolicyEngine
 enum EvaluationJSON {
     /// `verdict`, and `reason`, `trust` and `matchedPin` where they apply.
     static func verdict(_ evaluation: Evaluation) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("verdict", .string(evaluation.isTrusted ? "trusted" : "rejected"))]
+        var members: [(String, JSONValue)] = [("verdict", .string(evaluation.verdictWord))]
         if let rejection = evaluation.rejection {
             members.append(("reason", .object([
                 ("code", .string(rejection.reason.code)),

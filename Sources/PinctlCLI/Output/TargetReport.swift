@@ -4,9 +4,14 @@ import OpenSSLWrapper
 import PolicyEngine
 import TextSyntax
 
+extension Evaluation {
+    /// The verdict as JSON and lint name it. A contradiction is a configuration error (exit 2), yet DESIGN §2 gives
+    /// it the verdict "rejected".
+    var verdictWord: String { isTrusted ? "trusted" : "rejected" }
+}
+
 extension TargetReport {
-    /// A contradiction is a configuration error (exit 2), yet DESIGN §2 gives it the verdict "rejected".
-    var verdictWord: String { evaluation.isTrusted ? "trusted" : "rejected" }
+    var verdictWord: String { evaluation.verdictWord }
 
     /// "mode publickey, 3 pin(s)": the policy in a few words, for text output.
     var policyLine: String {
