@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The binaries the Debian package ships and reads, in the release build (.build-release/release): pinctl,
 # pinctl-serve, and swift-argument-parser's generate-manual, which writes the manual pages from pinctl's definitions.
-# scripts/package-deb.sh runs it first (nothing is rebuilt when nothing changed); CI runs it in the background, at
-# the lowest priority, while the suite under ASan uses one processor of two (.ci/run).
+# scripts/package-deb.sh runs it first; nothing is rebuilt when nothing changed.
+#
+# (Run beside the suite under ASan in CI, at nice 19, it saved nothing: the suite's step grew by about what the build
+# takes, from 717 s to 1174 s, as the suite keeps both processors busier than its one test at a time suggests.)
 #
 # generate-manual is a product of a dependency, so it builds in the same scratch path with the same flags, reusing
 # the ArgumentParser that pinctl's build compiled (15 s). Its plugin, or a build of the checkout on its own, would

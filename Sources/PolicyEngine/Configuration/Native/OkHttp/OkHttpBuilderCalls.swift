@@ -18,7 +18,7 @@ import TextSyntax
 /// What this cannot see (a builder passed to another file and added to there, reflection) is not read; a builder
 /// made here and neither built nor kept in a variable is named in a note.
 struct OkHttpBuilderCalls {
-    private let tokens: [OkHttpSourceToken]
+    let tokens: [OkHttpSourceToken]
     private let path: String
     /// `CertificatePinner` and its import aliases.
     private var pinnerNames: Set<String> = ["CertificatePinner"]
@@ -28,7 +28,7 @@ struct OkHttpBuilderCalls {
     /// The extension functions on the builder this file declares: a chain calls them and goes on.
     private var extensions: Set<String> = []
     /// The index of each call's `add` token.
-    private var calls: Set<Int> = []
+    var calls: Set<Int> = []
     private(set) var builders: [Int] = []
     private(set) var notes: [String] = []
 
@@ -51,9 +51,9 @@ struct OkHttpBuilderCalls {
         self.path = path
     }
 
-    private func identifier(_ index: Int) -> String? { tokens[safe: index]?.identifier }
+    func identifier(_ index: Int) -> String? { tokens[safe: index]?.identifier }
 
-    private func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+    func isPunctuation(_ index: Int, _ character: Unicode.Scalar) -> Bool {
         tokens[safe: index]?.isPunctuation(character) ?? false
     }
 
@@ -178,7 +178,7 @@ struct OkHttpBuilderCalls {
     /// Follows `.add(…)`, `.apply { }`, `.run { }`, `.also { }` and `.let { }` from `index`; true when the chain ends
     /// in `.build()`. `strict` (the chain of a builder just made, which cannot be anything else) refuses any other
     /// member; on a variable, whose name may also be another object's in another scope, the chain just ends.
-    private mutating func chain(from start: Int, strict: Bool = false) throws(ConfigurationError) -> Bool {
+    mutating func chain(from start: Int, strict: Bool = false) throws(ConfigurationError) -> Bool {
         var index = start
         while isPunctuation(index, ".") {
             switch identifier(index + 1) {
@@ -216,55 +216,6 @@ struct OkHttpBuilderCalls {
         return false
     }
 
-    /// Whether the block closing at `close` ends in `build()` on its receiver (`receiver` nil: `build()` or
-    /// `this.build()`) or on the parameter `receiver` (`it.build()`): the last expression, so the block's value is
-    /// the built pinner (`CertificatePinner.Builder().run { add(…); build() }`).
-    private func endsInBuild(_ close: Int, receiver: String?) -> Bool {
-        let call = close - 3
-        guard identifier(call) == "build", isPunctuation(call + 1, "("), isPunctuation(call + 2, ")") else {
-            return false
-        }
-        guard let receiver else {
-            if isPunctuation(call - 1, ".") { return identifier(call - 2) == "this" && !isPunctuation(call - 3, ".") }
-            // Bare: after what ends the statement before it (`;`, a bracket, a name or a literal on the line above),
-            // not after an operator, whose operand it would be.
-            switch tokens[safe: call - 1]?.kind {
-            case .identifier?, .string?, .other?: return true
-            case .punctuation(let byte)?: return Array(";{})".utf8).contains(byte)
-            case nil: return false
-            }
-        }
-        return isPunctuation(call - 1, ".") && identifier(call - 2) == receiver && !isPunctuation(call - 3, ".")
-    }
-
-    /// The name a lambda at `open` gives its parameter: `it`, or the name before `->` (`{ b -> … }`, `{ b:
-    /// CertificatePinner.Builder -> … }`).
-    private func parameter(ofBlockAt open: Int) -> String {
-        guard let close = Self.closing(open, in: tokens), let first = identifier(open + 1) else { return "it" }
-        var arrow = open + 2
-        if isPunctuation(arrow, ":") {
-            while arrow < close, !(isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">")) { arrow += 1 }
-        }
-        return isPunctuation(arrow, "-") && isPunctuation(arrow + 1, ">") ? first : "it"
-    }
-
-    /// A lambda given the builder as its parameter (`also`, `let`; `parameter(ofBlockAt:)`): the calls on it inside.
-    /// Returns the `}`'s index.
-    @discardableResult
-    private mutating func parameterBlock(at open: Int) throws(ConfigurationError) -> Int {
-        let close = try closing(open)
-        let parameter = parameter(ofBlockAt: open)
-        for index in (open + 1)..<close where identifier(index) == parameter && !isPunctuation(index - 1, ".") {
-            if isPunctuation(index + 1, ".") {
-                _ = try chain(from: index + 1)
-            } else if identifier(index - 2) == "with", isPunctuation(index - 1, "("), isPunctuation(index + 1, ")"),
-                      isPunctuation(index + 2, "{") {
-                try receiverBlock(at: index + 2)
-            }
-        }
-        return close
-    }
-
     /// `fun CertificatePinner.Builder.name(…) { add(…) }` and `… = add(…)`, `= apply { }`: the body runs with a builder
     /// as its receiver.
     private mutating func readExtensionFunctions() throws(ConfigurationError) {
@@ -295,23 +246,8 @@ struct OkHttpBuilderCalls {
         }
     }
 
-    /// A lambda whose receiver is the builder: its `add(…)` and `this.add(…)` calls. Returns the `}`'s index.
-    @discardableResult
-    private mutating func receiverBlock(at open: Int) throws(ConfigurationError) -> Int {
-        let close = try closing(open)
-        for index in (open + 1)..<close where identifier(index) == "add" && isPunctuation(index + 1, "(") {
-            let onThis = isPunctuation(index - 1, ".") && identifier(index - 2) == "this"
-            let bare = !isPunctuation(index - 1, ".") && !isPunctuation(index - 1, ":")
-                && identifier(index - 1) != "fun"
-            if onThis || bare {
-                calls.insert(index)
-            }
-        }
-        return close
-    }
-
     /// The index of the bracket closing the one at `open`.
-    private func closing(_ open: Int) throws(ConfigurationError) -> Int {
+    func closing(_ open: Int) throws(ConfigurationError) -> Int {
         guard let close = Self.closing(open, in: tokens) else {
             throw ConfigurationError(file: path, line: tokens[open].line, column: tokens[open].column,
                                      message: "this bracket is never closed")
