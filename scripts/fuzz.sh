@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of pinctl's parsers with libFuzzer (Tests/Fuzz/README.md).
-#   scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]
+#   scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [--skip-build] [TARGET...]
 # Builds the fuzz targets in the instrumented build the suite under ASan shares (scripts/lib/instrumented-build.sh,
 # .build-asan/: nothing to build after scripts/test-asan.sh), then runs each target, or the ones named, as many at once
 # as there are processors, for N seconds or N executions, whichever ends first (default 30 s), from the committed seeds
@@ -8,6 +8,10 @@
 # libFuzzer draws a new random seed each run; --seed fixes it, so a run from the same corpus tries the same inputs in
 # the same order, and --runs then makes it the same run on a faster machine (CI's gate must not turn red by chance;
 # exploring is for runs by hand).
+# --skip-build runs the targets as the instrumented build last left them, as CI does right after the suite (whose
+# `swift test` builds every product, the fuzz targets too): each `swift build --product` plans the whole package
+# again, 3 to 50 s apiece even when nothing is compiled, 120 s of CI's 200 s fuzzing step. A target not built is an
+# error then, never skipped.
 # Prints the executions per target. Exits 1 if any target crashed or broke an invariant, naming the input
 # libFuzzer saved (.build-fuzz/artifacts/TARGET/); replay it with a plain build (Tests/Fuzz/README.md).
 set -euo pipefail
@@ -16,7 +20,7 @@ cd "$root"
 work=.build-fuzz   # the corpora libFuzzer grows, the inputs it saves, its logs
 
 usage() {
-    echo "usage: scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [TARGET...]" >&2
+    echo "usage: scripts/fuzz.sh [--seconds N] [--runs N] [--seed N] [--skip-build] [TARGET...]" >&2
     echo "targets: ${all[*]}" >&2
     exit 2
 }
@@ -30,12 +34,14 @@ done
 seconds=()
 runs=()
 seed=()
+build=yes
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; seconds=(-max_total_time="$2"); shift 2 ;;
         --runs) [[ ${2:-} =~ ^[0-9]+$ ]] || usage; runs=(-runs="$2"); shift 2 ;;
         --seed) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; seed=(-seed="$2"); shift 2 ;;
+        --skip-build) build=no; shift ;;
         -h | --help) usage ;;
         -*) usage ;;
         *)
@@ -50,12 +56,21 @@ done
 limit=(${seconds[@]+"${seconds[@]}"} ${runs[@]+"${runs[@]}"})
 [ ${#limit[@]} -gt 0 ] || limit=(-max_total_time=30)
 
-echo "== building ${targets[*]}"
 source scripts/lib/instrumented-build.sh
-for target in "${targets[@]}"; do
-    swift build "${instrumented[@]}" --product "$target" 2>&1 | grep -v "Cannot export local symbol '__asan" | tail -n 1
-done
+if [ "$build" = yes ]; then
+    echo "== building ${targets[*]}"
+    for target in "${targets[@]}"; do
+        swift build "${instrumented[@]}" --product "$target" 2>&1 | grep -v "Cannot export local symbol '__asan" \
+            | tail -n 1
+    done
+fi
 bin=$(swift build "${instrumented[@]}" --show-bin-path)
+for target in "${targets[@]}"; do
+    if [ ! -x "$bin/$target" ]; then
+        echo "fuzz: $bin/$target is not built; run scripts/test-asan.sh, or scripts/fuzz.sh without --skip-build" >&2
+        exit 1
+    fi
+done
 
 # A fixed seed fixes Swift's hashing too: a Dictionary's order is otherwise drawn afresh in each process.
 [ ${#seed[@]} -eq 0 ] || export SWIFT_DETERMINISTIC_HASHING=1
