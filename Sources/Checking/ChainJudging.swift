@@ -22,22 +22,22 @@ struct ChainJudging {
     /// The command line's revocation check, which every app then asks for; `.none` leaves it to each library.
     let revocation: RevocationMode
 
-    /// The outcomes of one chain: its judgement, and the errors of the apps whose evidence could not be had (after
-    /// the other apps' reports; alone when every app's evidence failed).
-    func outcomes(
+    /// The results of one chain: every app's report, naming `edge`, then the errors of the apps whose evidence could
+    /// not be had; or the input failure of a policy that cannot be built or a domain no app covers (which names no
+    /// edge, as it holds for every edge alike).
+    func results(
         target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?, edge: Edge?,
         gather: (RevocationMode) -> Result<RevocationEvidence, EvidenceFailure>
-    ) -> [CheckOutcome] {
-        let judgement = judge.judge(target: target, domain: domain, presented: presented, tls: tls)
-        guard case .reports(let reports) = judgement else { return [.judged(target: target, judgement, edge: edge)] }
-        let checked = checkRevocation(reports, edge: edge, gather: gather)
-        let judged = Judge.Judgement.reports(checked.reports)
-        var outcomes: [CheckOutcome] = []
-        if !checked.reports.isEmpty || checked.failures.isEmpty {
-            outcomes.append(.judged(target: target, edge.map { judged.on($0) } ?? judged, edge: edge))
+    ) -> [TargetResult] {
+        let judged = judge.judge(target: target, domain: domain, presented: presented, tls: tls)
+        let reports = judged.reports.map { report in
+            var named = report
+            named.edge = edge
+            return named
         }
-        if !checked.failures.isEmpty { outcomes.append(.failed(checked.failures, edge: edge)) }
-        return outcomes
+        guard reports.count == judged.count else { return judged }
+        let checked = checkRevocation(reports, edge: edge, gather: gather)
+        return checked.reports.map(TargetResult.judged) + checked.failures.map(TargetResult.failed)
     }
 
     /// Each trusted report with the revocation check it needs: the command line's, else the one its library asked

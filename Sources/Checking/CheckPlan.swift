@@ -57,9 +57,9 @@ public struct CheckPlan: Sendable {
         try self.init(platforms: judges) { () throws(InputError) in try Judge(settings, file: file) }
     }
 
-    /// The outcomes of a live check of `target`: each edge's chain judged (on every platform version, grouped), then
+    /// The results of a live check of `target`: each edge's chain judged (on every platform version, grouped), then
     /// the revocation evidence each trusted report asks for.
-    public func check(_ target: Target, _ live: LiveSettings) -> [CheckOutcome] {
+    public func check(_ target: Target, _ live: LiveSettings) -> [TargetResult] {
         var checker = TargetChecker(connection: live.connection, edges: live.edges, judge: judge)
         checker.revocation = live.revocation
         checker.revocationDestination = live.revocationDestination
@@ -67,16 +67,16 @@ public struct CheckPlan: Sendable {
         return checker.check(target)
     }
 
-    /// The outcomes of a chain given offline (`verify`, `lint --chain`), judged as a live check judges one, with only
+    /// The results of a chain given offline (`verify`, `lint --chain`), judged as a live check judges one, with only
     /// the evidence files give.
     public func judge(_ presented: [X509Certificate], target: String, domain: String?,
-                      evidence: OfflineEvidence = .none) -> [CheckOutcome]
+                      evidence: OfflineEvidence = .none) -> [TargetResult]
     {
-        let check = { (judge: Judge) -> [CheckOutcome] in
+        let check = { (judge: Judge) -> [TargetResult] in
             OfflineChecker(judge: judge, evidence: evidence).check(target: target, domain: domain, presented: presented)
         }
         guard let platforms else { return check(judge) }
-        return platforms.outcomes(presented: presented, check)
+        return platforms.results(presented: presented, check)
     }
 
     /// The same plan at `time`, and only `onlyApp` when one is named: per probe of `serve`, nothing read again.

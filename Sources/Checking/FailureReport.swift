@@ -28,9 +28,3 @@ public struct FailureReport: Sendable {
         self.message = message
     }
 }
-
-/// One line of a run's results, judged or not: what every output format is a view of.
-public enum ResultItem: Sendable {
-    case judged(TargetReport)
-    case failed(FailureReport)
-}

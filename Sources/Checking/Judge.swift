@@ -9,24 +9,19 @@ public enum Judge: Sendable {
     case flags(PolicySetup)
     case file(PolicyFile, PolicyEvaluator, onlyApp: String? = nil)
 
-    /// What one chain came to.
-    public enum Judgement: Sendable {
-        /// One report per policy judging it (one, or one per covering app).
-        case reports([TargetReport])
-        /// The policy could not be built for this domain (e.g. TrustKit refuses it as a pinned domain).
-        case inputError(String)
-        /// No app of the policy file covers the domain.
-        case uncovered(String)
-    }
-
     /// The apps of the policy file that judge `domain`, in file order; empty for a policy given by flags.
     public func apps(covering domain: String?) -> [PolicyFile.App] {
         guard case .file(let file, _, let only) = self, let domain else { return [] }
         return file.apps(covering: domain).filter { only == nil || $0.name == only }
     }
 
-    /// Judges `presented` for `domain`, every policy sharing one `ChainOracle`, so a validation runs once.
-    public func judge(target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?) -> Judgement {
+    /// Judges `presented` for `domain`, every policy sharing one `ChainOracle`, so a validation runs once: one report
+    /// per policy judging it (one, or one per covering app), or the one input failure when the policy cannot be built
+    /// for the domain (TrustKit refusing it as a pinned domain) or no app of the file covers it.
+    public func judge(target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?) -> [TargetResult] {
+        let inputFailure = { (message: String) in
+            [TargetResult.failed(FailureReport(target: target, code: "input", message: message))]
+        }
         switch self {
         case .flags(let setup):
             do throws(InputError) {
@@ -35,22 +30,22 @@ public enum Judge: Sendable {
                 // The command line gives no app target: Android's default for one from API 24 applies.
                 let evaluator = PolicyEvaluator(context: sent.context.forApp(targetSdk: nil))
                 let evaluation = evaluator.evaluate(policy, presented: presented, domain: domain)
-                return .reports([TargetReport(target: target, domain: domain, policy: policy, evaluation: evaluation,
-                                              extraWarnings: setup.warnings, tls: tls)])
+                return [.judged(TargetReport(target: target, domain: domain, policy: policy, evaluation: evaluation,
+                                             extraWarnings: setup.warnings, tls: tls))]
             } catch {
-                return .inputError(error.description)
+                return inputFailure(error.description)
             }
         case .file(let file, let evaluator, let only):
             let apps = self.apps(covering: domain)
             guard !apps.isEmpty else {
                 let message = only.map { "app \($0) does not cover \(domain ?? "a chain without a host")" }
-                return .uncovered(message ?? file.uncoveredMessage(domain))
+                return inputFailure(message ?? file.uncoveredMessage(domain))
             }
             let evaluator = evaluator.with(sentSCTs: tls?.sentSCTs ?? [])
-            return .reports(PolicyFile.evaluate(apps, presented: presented, domain: domain, evaluator: evaluator).map {
-                TargetReport(target: target, domain: domain, policy: $0.app.policy, evaluation: $0.evaluation,
-                             extraWarnings: [], tls: tls, app: AppIdentity($0.app))
-            })
+            return PolicyFile.evaluate(apps, presented: presented, domain: domain, evaluator: evaluator).map {
+                .judged(TargetReport(target: target, domain: domain, policy: $0.app.policy, evaluation: $0.evaluation,
+                                     extraWarnings: [], tls: tls, app: AppIdentity($0.app)))
+            }
         }
     }
 

@@ -13,10 +13,10 @@ struct OfflineChecker: Sendable {
     /// OCSP response (`--ocsp-response`) is judged as the staple a server sends with its chain.
     let evidence: OfflineEvidence
 
-    /// The outcomes of the chain: its judgement, and the errors of the apps whose evidence files do not give.
-    public func check(target: String, domain: String?, presented: [X509Certificate]) -> [CheckOutcome] {
+    /// The results of the chain: every app's report, and the errors of the apps whose evidence files do not give.
+    public func check(target: String, domain: String?, presented: [X509Certificate]) -> [TargetResult] {
         let steps = ChainJudging(judge: judge, revocation: evidence.revocationLists.isEmpty ? .none : .crl)
-        return steps.outcomes(target: target, domain: domain, presented: presented, tls: nil, edge: nil,
+        return steps.results(target: target, domain: domain, presented: presented, tls: nil, edge: nil,
                               gather: { gathered($0, presented: presented) })
     }
 

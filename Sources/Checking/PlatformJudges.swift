@@ -102,30 +102,26 @@ struct PlatformJudges: Sendable {
                        appVersions: appVersions, libraries: libraries)
     }
 
-    /// The outcomes of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
+    /// The results of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
     /// of one platform with the same verdict become one report carrying their `PlatformRange`. Versions that judge
     /// this chain alike (`VersionClass`) are judged once.
-    public func outcomes<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [CheckOutcome])
-        throws(E) -> [CheckOutcome]
+    public func results<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [TargetResult])
+        throws(E) -> [TargetResult]
     {
-        var results: [(store: PlatformStore, outcomes: [CheckOutcome])] = []
-        var judged: [VersionClass: [CheckOutcome]] = [:]
+        var versions: [(store: PlatformStore, results: [TargetResult])] = []
+        var judged: [VersionClass: [TargetResult]] = [:]
         for run in runs {
             let key = VersionClass(run.store, presented: presented, judgedBy: libraries)
-            let found: [CheckOutcome]
+            let found: [TargetResult]
             if let known = judged[key] {
                 found = known
             } else {
                 found = try check(run.judge)
                 judged[key] = found
             }
-            let outcomes = found.map { outcome -> CheckOutcome in
-                guard case .judged(let target, .reports(let reports), let edge) = outcome else { return outcome }
-                return .judged(target: target, .reports(reports.filter { runsOn($0, run.store) }), edge: edge)
-            }
-            results.append((run.store, outcomes))
+            versions.append((run.store, found.filter { $0.report.map { runsOn($0, run.store) } ?? true }))
         }
-        return Self.grouped(results)
+        return Self.grouped(versions)
     }
 
     /// Whether the report's app runs on that version (its own `platforms:` name it, or it names none).
@@ -134,44 +130,27 @@ struct PlatformJudges: Sendable {
         return versions.contains(store.snapshot.name)
     }
 
-    static func grouped(_ results: [(store: PlatformStore, outcomes: [CheckOutcome])]) -> [CheckOutcome] {
-        var judged: (target: String, edge: Edge?)?
-        var others: [CheckOutcome] = []
-        var failures: (list: [FailureReport], edge: Edge?) = ([], nil)
+    /// Every version's results as one list: the reports grouped into platform ranges, then each failure once.
+    static func grouped(_ versions: [(store: PlatformStore, results: [TargetResult])]) -> [TargetResult] {
+        // A policy that cannot be built or a domain no app covers is the same on every version; evidence an app asked
+        // for on the versions that trust the chain is its error once, whichever version asked.
+        var failures: [FailureReport] = []
         var said: Set<String> = []
-        for (index, result) in results.enumerated() {
-            for outcome in result.outcomes {
-                switch outcome {
-                case .judged(let target, .reports, let edge):
-                    judged = (target, edge)
-                case .judged:
-                    // No app covers the domain, or a policy that cannot be built: the same on every version.
-                    if index == 0 { others.append(outcome) }
-                case .failed(let list, let edge):
-                    // Evidence an app asked for on the versions that trust the chain: its error once, whichever.
-                    for failure in list where said.insert("\(failure.app?.name ?? "")\n\(failure.message)").inserted {
-                        failures.list.append(failure)
-                    }
-                    failures.edge = edge
-                }
+        for version in versions {
+            for case .failed(let failure) in version.results
+            where said.insert("\(failure.app?.name ?? "")\n\(failure.message)").inserted {
+                failures.append(failure)
             }
         }
         var reports: [TargetReport] = []
-        var start = results.startIndex
-        while start < results.endIndex {
-            let platform = results[start].store.snapshot.platform
-            let end = results[start...].firstIndex { $0.store.snapshot.platform != platform } ?? results.endIndex
-            reports += group(results[start..<end].map { ($0.store.snapshot, Self.reports(in: $0.outcomes)) },
-                             platform: platform)
+        var start = versions.startIndex
+        while start < versions.endIndex {
+            let platform = versions[start].store.snapshot.platform
+            let end = versions[start...].firstIndex { $0.store.snapshot.platform != platform } ?? versions.endIndex
+            reports += group(versions[start..<end].map { ($0.store.snapshot, $0.results.reports) }, platform: platform)
             start = end
         }
-        var outcomes: [CheckOutcome] = []
-        if let judged, !reports.isEmpty {
-            outcomes.append(.judged(target: judged.target, .reports(reports), edge: judged.edge))
-        }
-        outcomes += others
-        if !failures.list.isEmpty { outcomes.append(.failed(failures.list, edge: failures.edge)) }
-        return outcomes
+        return reports.map(TargetResult.judged) + failures.map(TargetResult.failed)
     }
 
     /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report. A
@@ -208,11 +187,6 @@ struct PlatformJudges: Sendable {
             close()
         }
         return grouped
-    }
-
-    private static func reports(in outcomes: [CheckOutcome]) -> [TargetReport] {
-        for case .judged(_, .reports(let reports), _) in outcomes { return reports }
-        return []
     }
 
     /// The issuer of the top certificate of a chain no anchor of the store issued.

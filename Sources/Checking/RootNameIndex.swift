@@ -3,7 +3,7 @@ import PolicyEngine
 
 /// The roots of a run's snapshots by subject (OpenSSL's name hash), to tell which of a version's roots a path search
 /// from a presented chain can reach: versions that hold the same reachable roots under the same rules judge the
-/// chain alike, so it is verified once for all of them (`PlatformJudges.outcomes`).
+/// chain alike, so it is verified once for all of them (`PlatformJudges.results`).
 // @unchecked Sendable: filled while the stores are read, before any judge exists; only read after that.
 final class RootNameIndex: @unchecked Sendable {
     private var bySubject: [UInt: [(id: String, issuer: UInt)]] = [:]

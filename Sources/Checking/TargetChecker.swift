@@ -28,9 +28,9 @@ struct TargetChecker: Sendable {
         self.judge = judge
     }
 
-    /// The outcomes of every edge, in the order address × key type × version: one an edge, or two when evidence
-    /// some apps asked for could not be had (the other apps' reports, then those apps' errors).
-    public func check(_ target: Target) -> [CheckOutcome] {
+    /// The results of every edge, in the order address × key type × version: each edge's reports, then the errors of
+    /// the apps whose evidence could not be had; or the edge's failure, once per app the target was for.
+    public func check(_ target: Target) -> [TargetResult] {
         let name = target.description
         let domain = connection.domain(for: target)
         let deadline = Deadline(seconds: connection.timeout)
@@ -38,7 +38,7 @@ struct TargetChecker: Sendable {
         do {
             base = try connection.connectOptions(for: target)
         } catch {
-            return [.failed([FailureReport(target: name, code: "input", message: error.description)])]
+            return [.failed(FailureReport(target: name, code: "input", message: error.description))]
         }
         // With ocsp a staple saves asking the responder; a policy file's Alamofire revocation evaluator may want one
         // (.networkAccessDisabled). Asking costs a server nothing.
@@ -50,7 +50,7 @@ struct TargetChecker: Sendable {
         do {
             planned = try plan(target, route: base.route, deadline: deadline)
         } catch {
-            return [failed(name, domain: domain, error)]
+            return failed(name, domain: domain, error)
         }
         let split = edges.splitsTargets
         let jobs = min(planned.count, Self.parallelEdges)
@@ -67,13 +67,13 @@ struct TargetChecker: Sendable {
                 result = try TLSClient.handshake(host: target.host, port: target.port, options: options,
                                                  deadline: deadline)
             } catch {
-                return [failed(name, domain: domain, error, edge: split ? edge : nil)]
+                return failed(name, domain: domain, error, edge: split ? edge : nil)
             }
             if edge.address == nil, options.route.proxy == nil { edge.address = Edge.host(ofPeer: result.peerAddress) }
             // Evidence is the leaf's, whatever the store: fetched once however many platform versions ask for it.
             var gathered: [RevocationMode: Result<RevocationEvidence, EvidenceFailure>] = [:]
-            let judgeOn = { (judge: Judge) -> [CheckOutcome] in
-                ChainJudging(judge: judge, revocation: revocation).outcomes(
+            let judgeOn = { (judge: Judge) -> [TargetResult] in
+                ChainJudging(judge: judge, revocation: revocation).results(
                     target: name, domain: domain, presented: result.presented, tls: TLSInfo(result),
                     edge: split ? edge : nil, gather: { mode in
                         if let found = gathered[mode] { return found }
@@ -86,21 +86,21 @@ struct TargetChecker: Sendable {
                     })
             }
             guard let platforms else { return judgeOn(judge) }
-            return platforms.outcomes(presented: result.presented, judgeOn)
+            return platforms.results(presented: result.presented, judgeOn)
         }).flatMap { $0 }
     }
 
     /// Why `edge` (or the whole target) could not be judged, once per app the target was for.
     private func failed(_ target: String, domain: String, _ error: TLSConnectionError, edge: Edge? = nil)
-        -> CheckOutcome
+        -> [TargetResult]
     {
         let message = edge.map { "edge \($0.label): " + error.message } ?? error.message
         let failures = judge.failures(target: target, domain: domain, code: error.kind.rawValue, message: message)
-        return .failed(failures.map { failure in
+        return failures.map { failure in
             var onEdge = failure
             onEdge.edge = edge
-            return onEdge
-        }, edge: edge)
+            return .failed(onEdge)
+        }
     }
 
     /// The edges of a target: every address (all addresses: the pinned ones, else DNS's, within the deadline)
@@ -120,17 +120,5 @@ struct TargetChecker: Sendable {
         return addresses.flatMap { address in
             keyTypes.flatMap { keyType in versions.map { Edge(address: address, keyType: keyType, version: $0) } }
         }
-    }
-}
-
-extension Judge.Judgement {
-    /// The same judgement with every report naming its edge.
-    func on(_ edge: Edge) -> Judge.Judgement {
-        guard case .reports(let reports) = self else { return self }
-        return .reports(reports.map { report in
-            var named = report
-            named.edge = edge
-            return named
-        })
     }
 }

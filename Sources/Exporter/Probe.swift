@@ -70,16 +70,16 @@ enum Probe {
             allowsPrivateAddresses: settings.revocationAllowsPrivateAddresses))
         var reports: [TargetReport] = []
         var failures: [FailureReport] = []
-        for outcome in plan.check(request.target, live) {
-            switch outcome {
-            case .judged(_, .reports(let judged), _):
-                reports += judged
-            case .judged(_, .uncovered(let message), _):
-                return .failed(code: "uncovered", message: message)
-            case .judged(_, .inputError(let message), _):
-                return .failed(code: "input", message: message)
-            case .failed(let failed, _):
-                failures += failed
+        for result in plan.check(request.target, live) {
+            switch result {
+            case .judged(let report):
+                reports.append(report)
+            case .failed(let failure) where failure.app == nil:
+                // No app's failure: the policy cannot be built for the domain (every app covering it is named on its
+                // own failures, and the file's apps were asked above), so no app has a verdict.
+                return .failed(code: failure.code, message: failure.message)
+            case .failed(let failure):
+                failures.append(failure)
             }
         }
         // No app judged the chain (no connection, or every app lacks its evidence): the probe's error, as `check`

@@ -2,7 +2,7 @@ import ArgumentParser
 import Checking
 import PolicyEngine
 
-/// DESIGN §3's exit codes: the one table mapping outcomes to process status.
+/// DESIGN §3's exit codes: the one table mapping results to process status.
 enum ExitStatus: Int32, Sendable {
     case trusted = 0
     case rejected = 1
@@ -17,17 +17,13 @@ enum ExitStatus: Int32, Sendable {
         }
     }
 
-    /// The status of one outcome, folded by each command from its results (renderers only print): each report's
-    /// verdict; a policy that cannot be built or a domain no app covers is an input error; a chain that could not
-    /// be had is a connection failure, or each app's evidence failure.
-    init(_ outcome: CheckOutcome) {
-        switch outcome {
-        case .judged(_, .reports(let reports), _):
-            self = Self.combined(reports.map { ExitStatus($0.evaluation) })
-        case .judged(_, .inputError, _), .judged(_, .uncovered, _):
-            self = .inputError
-        case .failed(let failures, _):
-            self = failures.isEmpty ? .connectionFailure : Self.combined(failures.map(\.status))
+    /// The status of one result, folded by each command from its results (renderers only print): a report's
+    /// verdict; a failure's code (a policy that cannot be built or a domain no app covers is an input error, a chain
+    /// that could not be had a connection failure, evidence an app asked for either).
+    init(_ result: TargetResult) {
+        switch result {
+        case .judged(let report): self = ExitStatus(report.evaluation)
+        case .failed(let failure): self = failure.status
         }
     }
 

@@ -18,14 +18,12 @@ import Testing
                                                                               environment: nil, executable: nil))
     }
 
-    /// Each report's verdict by its platform range ("ios 13", "ios 14"), from the outcomes of one chain.
-    static func verdicts(_ outcomes: [CheckOutcome]) -> [String: Bool] {
+    /// Each report's verdict by its platform range ("ios 13", "ios 14"), from the results of one chain.
+    static func verdicts(_ results: [TargetResult]) -> [String: Bool] {
         var verdicts: [String: Bool] = [:]
-        for case .judged(_, .reports(let reports), _) in outcomes {
-            for report in reports {
-                let range = report.platform.map { "\($0.platform) \($0.versions)" } ?? "none"
-                verdicts[range] = report.evaluation.isTrusted
-            }
+        for report in results.reports {
+            let range = report.platform.map { "\($0.platform) \($0.versions)" } ?? "none"
+            verdicts[range] = report.evaluation.isTrusted
         }
         return verdicts
     }
@@ -48,8 +46,8 @@ import Testing
                                           anchors: AnchorSettings(time: Self.at), warnDays: 30)
             let plan = try CheckPlan(settings, platforms: try Self.platforms(["ios@13-14"]))
             let chain = try CertificateParser.certificates(atPath: try SharedData.chain("stackoverflow.com.pem"))
-            let outcomes = plan.judge(chain, target: "stackoverflow.com.pem", domain: "stackoverflow.com")
-            #expect(Self.verdicts(outcomes) == ["ios 13": true, "ios 14": false], "\(outcomes)")
+            let results = plan.judge(chain, target: "stackoverflow.com.pem", domain: "stackoverflow.com")
+            #expect(Self.verdicts(results) == ["ios 13": true, "ios 14": false], "\(results)")
         }
     }
 
@@ -78,12 +76,12 @@ import Testing
             option: nil, environment: nil, executable: nil)))
         let live = LiveSettings(connection: ConnectionSettings(servername: "pinning.test", timeout: 5, family: .any,
                                                                environment: [:]))
-        let outcomes = plan.check(try Target(parsing: "127.0.0.1:\(port)"), live)
-        guard case .failed(let failures, _)? = outcomes.first else {
-            Issue.record("expected a failure, got \(outcomes)")
-            return
+        let results = plan.check(try Target(parsing: "127.0.0.1:\(port)"), live)
+        let failures = results.compactMap { result -> FailureReport? in
+            guard case .failed(let failure) = result else { return nil }
+            return failure
         }
-        #expect(failures.count == 1)
+        #expect(results.count == 1 && failures.count == 1, "expected one failure, got \(results)")
         #expect(failures.first?.target == "127.0.0.1:\(port)")
         #expect(failures.first?.code == "refused", "\(failures)")
     }

@@ -46,21 +46,19 @@ import Testing
         return try CheckPlan(settings, platforms: PlatformSettings(storesDirectory: StoreLocation(option: nil, environment: nil, executable: nil)))
     }
 
-    /// Each app's verdict, by name, from the outcomes of one chain.
-    static func verdicts(_ outcomes: [CheckOutcome]) -> [String: Bool] {
+    /// Each app's verdict, by name, from the results of one chain.
+    static func verdicts(_ results: [TargetResult]) -> [String: Bool] {
         var verdicts: [String: Bool] = [:]
-        for case .judged(_, .reports(let reports), _) in outcomes {
-            for report in reports { verdicts[report.app?.name ?? ""] = report.evaluation.isTrusted }
-        }
+        for report in results.reports { verdicts[report.app?.name ?? ""] = report.evaluation.isTrusted }
         return verdicts
     }
 
     @Test func aChainGivenIsJudgedByEveryAppThatCoversItsHost() throws {
         try TemporaryDirectory.with { directory in
             let plan = try Self.plan(try Self.policy(in: directory))
-            let outcomes = plan.judge(Certs.load("leaf-fullchain.pem"), target: "leaf-fullchain.pem",
+            let results = plan.judge(Certs.load("leaf-fullchain.pem"), target: "leaf-fullchain.pem",
                                       domain: "pinning.test")
-            #expect(Self.verdicts(outcomes) == ["afn": true, "sdk": true, "stale": false])
+            #expect(Self.verdicts(results) == ["afn": true, "sdk": true, "stale": false])
             #expect(plan.judge.apps(covering: "other.test").isEmpty)
         }
     }
@@ -73,8 +71,8 @@ import Testing
             defer { server.stop() }
             let live = LiveSettings(connection: ConnectionSettings(servername: "pinning.test", timeout: 10,
                                                                    family: .any, environment: [:]))
-            let outcomes = plan.check(try Target(parsing: "127.0.0.1:\(server.port)"), live)
-            #expect(Self.verdicts(outcomes) == ["afn": true, "sdk": true, "stale": false], "\(outcomes)")
+            let results = plan.check(try Target(parsing: "127.0.0.1:\(server.port)"), live)
+            #expect(Self.verdicts(results) == ["afn": true, "sdk": true, "stale": false], "\(results)")
         }
     }
 }

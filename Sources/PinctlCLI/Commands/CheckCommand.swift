@@ -105,14 +105,14 @@ struct CheckCommand: ParsableCommand {
             case .target(let target):
                 return plan.check(target, live)
             case .unreadable(let text, let message):
-                return [CheckOutcome.failed([FailureReport(target: text, code: "input", message: message)])]
+                return [TargetResult.failed(FailureReport(target: text, code: "input", message: message))]
             }
-        }, inOrder: { (index: Int, outcomes: [CheckOutcome]) in
+        }, inOrder: { (index: Int, results: [TargetResult]) in
             progress.clear()
-            outcomes.forEach { $0.emit(with: reporter) }
-            status = ExitStatus.combined([status] + outcomes.map(ExitStatus.init))
-            for case .judged(_, .reports(let reports), _) in outcomes where judge.isPolicyFile { summary.add(reports) }
-            if edges.splitsTargets { reporter.emitEdgeSummary(EdgeSummary(outcomes)) }
+            reporter.emit(results)
+            status = ExitStatus.combined([status] + results.map(ExitStatus.init))
+            if judge.isPolicyFile { summary.add(results.reports) }
+            if edges.splitsTargets { reporter.emitEdgeSummary(EdgeSummary(results)) }
             reporter.flush()
             progress.advance(to: index + 1)
         })
@@ -141,25 +141,6 @@ struct CheckCommand: ParsableCommand {
         Terminal.warning("--jobs \(asked): checking \(fitting) targets at once instead: the open-file limit "
             + "(ulimit -n) is \(files), and each may hold \(perJob) files beside the 32 pinctl keeps")
         return fitting
-    }
-}
-
-extension CheckOutcome {
-    /// Prints the outcome; its exit status is `ExitStatus(outcome)`.
-    func emit(with reporter: Reporter) {
-        switch self {
-        case .judged(let target, let judgement, _):
-            reporter.emit(judgement, target: target)
-        case .failed(let failures, _):
-            // Each message once on stderr, however many apps it is for: a failed connection is every app's, while
-            // evidence that could not be had may differ by app (the responder's, the staple).
-            var said: Set<String> = []
-            for failure in failures {
-                if said.insert(failure.message).inserted { reporter.emitError(failure) } else {
-                    reporter.emitQuietly(failure)
-                }
-            }
-        }
     }
 }
 

@@ -70,16 +70,16 @@ struct LintCommand: ParsableCommand {
             if !chainFiles.isEmpty {
                 let presented = try ChainFiles.certificates(chainFiles)
                 let evidence = try OfflineEvidence(crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
-                let outcomes = plan.judge(presented, target: chainFiles.joined(separator: ","), domain: host,
-                                          evidence: evidence)
-                statuses += outcomes.map { lint($0, reporter) }
+                let results = plan.judge(presented, target: chainFiles.joined(separator: ","), domain: host,
+                                         evidence: evidence)
+                statuses += lint(results, reporter)
             } else {
                 let targets = self.targets.isEmpty ? plan.judge.fileTargets : self.targets
                 guard !targets.isEmpty else { throw InputError("the policy file lists no targets: give them") }
                 let live = LiveSettings(connection: connection.settings, revocation: revocation.revocation,
                                         revocationDestination: revocation.destination)
                 for target in targets {
-                    statuses += plan.check(target, live).map { lint($0, reporter) }
+                    statuses += lint(plan.check(target, live), reporter)
                 }
             }
         } catch {
@@ -91,27 +91,24 @@ struct LintCommand: ParsableCommand {
         if status != .trusted { try status.exit() }
     }
 
-    /// Lints each report of an outcome; a chain that could not be judged (or an app whose evidence could not be
-    /// had) is said once on stderr, and is an `error` object per app in JSON.
-    private func lint(_ outcome: CheckOutcome, _ reporter: LintReporter) -> ExitStatus {
-        switch outcome {
-        case .judged(_, .inputError(let message), _), .judged(_, .uncovered(let message), _):
-            Terminal.error(message)
-            return .inputError
-        case .judged(_, .reports(let reports), _):
-            var status = ExitStatus.trusted
-            for report in reports {
-                let result = LintResult(policy: report.policy, host: report.domain, evaluation: report.evaluation,
-                                        horizonDays: horizon)
-                reporter.emit(LintReport(report: report, result: result))
-                if result.hasError { status = .rejected }
+    /// Lints each report; a chain that could not be judged (or an app whose evidence could not be had) is said once
+    /// on stderr however many apps it is for, and is an `error` object per app in JSON.
+    private func lint(_ results: [TargetResult], _ reporter: LintReporter) -> [ExitStatus] {
+        results.runs.flatMap { run -> [ExitStatus] in
+            switch run {
+            case .reports(let reports):
+                return reports.map { report in
+                    let result = LintResult(policy: report.policy, host: report.domain, evaluation: report.evaluation,
+                                            horizonDays: horizon)
+                    reporter.emit(LintReport(report: report, result: result))
+                    return result.hasError ? .rejected : .trusted
+                }
+            case .failures(let failures):
+                var said: Set<String> = []
+                for failure in failures where said.insert(failure.message).inserted { Terminal.error(failure.message) }
+                failures.forEach(reporter.emit)
+                return failures.map(\.status)
             }
-            return status
-        case .failed(let failures, _):
-            var said: Set<String> = []
-            for failure in failures where said.insert(failure.message).inserted { Terminal.error(failure.message) }
-            failures.forEach(reporter.emit)
-            return failures.isEmpty ? .connectionFailure : ExitStatus.combined(failures.map(\.status))
         }
     }
 }

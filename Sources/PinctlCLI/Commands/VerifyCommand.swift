@@ -57,11 +57,11 @@ struct VerifyCommand: ParsableCommand {
             let presented = try ChainFiles.certificates(chainFiles)
             let plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings)
             let evidence = try OfflineEvidence(crlFiles: evidence.crlFiles, ocspResponse: evidence.ocspResponse)
-            let outcomes = plan.judge(presented, target: target, domain: host, evidence: evidence)
-            outcomes.forEach { $0.emit(with: reporter) }
-            status = ExitStatus.combined(outcomes.map(ExitStatus.init))
+            let results = plan.judge(presented, target: target, domain: host, evidence: evidence)
+            reporter.emit(results)
+            status = ExitStatus.combined(results.map(ExitStatus.init))
             var summary = BreakageSummary()
-            for case .judged(_, .reports(let reports), _) in outcomes { summary.add(reports) }
+            summary.add(results.reports)
             status = ExitStatus.combined([status, reporter.finish(summary: plan.judge.isPolicyFile ? summary : nil)])
         } catch {
             reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,

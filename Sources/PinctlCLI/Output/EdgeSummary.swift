@@ -3,7 +3,7 @@ import OpenSSLWrapper
 import PolicyEngine
 
 /// The line after a split target's edges that names the edges serving something else than the rest: "the RSA
-/// chain on 2001:db8::7 serves a different intermediate (…) than the others". A view of the outcomes, computing
+/// chain on 2001:db8::7 serves a different intermediate (…) than the others". A view of the results, computing
 /// no verdict.
 struct EdgeSummary {
     private struct Entry {
@@ -17,33 +17,32 @@ struct EdgeSummary {
     private let target: String
     private let entries: [Entry]
 
-    init(_ outcomes: [CheckOutcome]) {
+    init(_ results: [TargetResult]) {
         var target = ""
-        let found = outcomes.compactMap { outcome -> Entry? in
-            switch outcome {
-            case .judged(let name, .reports(let reports), let edge?):
-                target = name
-                guard let first = reports.first else { return nil }
-                let chain = first.evaluation.presented.certificates
-                return Entry(edge: edge, chain: chain, trusted: reports.allSatisfy(\.evaluation.isTrusted), failure: nil)
-            case .failed(let failures, let edge?):
-                target = failures.first?.target ?? target
-                return Entry(edge: edge, chain: nil, trusted: false, failure: failures.first?.code)
-            default:
-                return nil
-            }
-        }
         // An edge whose chain some apps judged while others could not get the evidence they asked for is one edge,
         // its chain known, not trusted by all.
-        var merged: [Entry] = []
-        for entry in found {
-            guard let index = merged.firstIndex(where: { $0.edge == entry.edge }) else {
-                merged.append(entry)
-                continue
+        var entries: [Entry] = []
+        for result in results {
+            guard let edge = result.edge else { continue }
+            target = result.target ?? target
+            let index = entries.firstIndex { $0.edge == edge }
+            switch result {
+            case .judged(let report):
+                if let index {
+                    entries[index].trusted = entries[index].trusted && report.evaluation.isTrusted
+                } else {
+                    entries.append(Entry(edge: edge, chain: report.evaluation.presented.certificates,
+                                         trusted: report.evaluation.isTrusted, failure: nil))
+                }
+            case .failed(let failure):
+                if let index {
+                    entries[index].trusted = false
+                } else {
+                    entries.append(Entry(edge: edge, chain: nil, trusted: false, failure: failure.code))
+                }
             }
-            merged[index].trusted = false
         }
-        entries = merged
+        self.entries = entries
         self.target = target
     }
 

@@ -12,7 +12,7 @@ import PolicyEngine
 final class Reporter: @unchecked Sendable {
     let output: OutputOptions
     /// What a JUnit, SARIF or Markdown document is made of, kept until `finish` when one is asked for.
-    private var collected: [ResultItem] = []
+    private var collected: [TargetResult] = []
     /// `::error` lines for GitHub Actions' annotations, in text mode there.
     private let annotates = ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
 
@@ -24,17 +24,24 @@ final class Reporter: @unchecked Sendable {
         self.files = files
     }
 
-    /// Prints what one chain came to.
-    func emit(_ judgement: Judge.Judgement, target: String) {
-        switch judgement {
-        case .reports(let reports) where reports.contains(where: { $0.platform != nil }):
-            emit(platforms: reports)
-        case .reports(let reports) where reports.count == 1 && reports[0].app == nil:
-            emit(reports[0])
-        case .reports(let reports):
-            emit(group: reports)
-        case .inputError(let message), .uncovered(let message):
-            emitError(FailureReport(target: target, code: "input", message: message))
+    /// Prints a target's results: the reports on each chain together (the chain once), and each failure's message
+    /// once on stderr however many apps it is for (a failed connection is every app's, while evidence that could not
+    /// be had may differ by app: the responder's, the staple).
+    func emit(_ results: [TargetResult]) {
+        for run in results.runs {
+            switch run {
+            case .reports(let reports) where reports.contains(where: { $0.platform != nil }):
+                emit(platforms: reports)
+            case .reports(let reports) where reports.count == 1 && reports[0].app == nil:
+                emit(reports[0])
+            case .reports(let reports):
+                emit(group: reports)
+            case .failures(let failures):
+                var said: Set<String> = []
+                for failure in failures {
+                    if said.insert(failure.message).inserted { emitError(failure) } else { emitQuietly(failure) }
+                }
+            }
         }
     }
 
@@ -85,7 +92,7 @@ final class Reporter: @unchecked Sendable {
     private func emit(sharing reports: [TargetReport], label: (TargetReport) -> String,
                       rows: ([TargetReport]) -> [String]) {
         if annotates, output.format == .text { reports.forEach { GitHubAnnotations.emit(.judged($0)) } }
-        keep(reports.map(ResultItem.judged))
+        keep(reports.map(TargetResult.judged))
         switch output.format {
         case .junit, .sarif:
             break
@@ -123,7 +130,7 @@ final class Reporter: @unchecked Sendable {
     }
 
     /// Keeps results for the documents written at the end, when one is asked for.
-    private func keep(_ items: [ResultItem]) {
+    private func keep(_ items: [TargetResult]) {
         if output.format == .junit || output.format == .sarif || files.asksForAny { collected += items }
     }
 

@@ -4,7 +4,7 @@ import PolicyEngine
 /// GitHub Actions' workflow commands (`::error file=…,line=…,title=…::message`), printed on stdout in text mode when
 /// GITHUB_ACTIONS=true, so a rejection shows on the pull request, at the policy file's line when there is one.
 enum GitHubAnnotations {
-    static func emit(_ item: ResultItem) {
+    static func emit(_ item: TargetResult) {
         switch item {
         case .judged(let report):
             let evaluation = report.evaluation

@@ -6,9 +6,9 @@ import XMLTree
 /// per target, a `failure` for a rejection (its type the reason code, its text the whole message) and an `error`
 /// when no evaluation could happen. Written with libxml2.
 struct JUnitReport {
-    let items: [ResultItem]
+    let items: [TargetResult]
 
-    init(_ items: [ResultItem]) { self.items = items }
+    init(_ items: [TargetResult]) { self.items = items }
 
     private struct Case {
         let suite: String

@@ -7,9 +7,9 @@ import PolicyEngine
 /// that breaks the app is due (the forecast `pinctl lint` makes). Every cell of text from outside is a
 /// `MarkdownText` code span.
 struct MarkdownSummary {
-    let items: [ResultItem]
+    let items: [TargetResult]
 
-    init(_ items: [ResultItem]) { self.items = items }
+    init(_ items: [TargetResult]) { self.items = items }
 
     var document: String {
         var lines = ["### pinctl", ""]

@@ -4,9 +4,9 @@ import PolicyEngine
 /// SARIF 2.1.0: one result per rejection (and per target that could not be evaluated), its rule the reason code, its
 /// location the policy file's line of the app, or the pin file of a policy given by flags.
 struct SARIFReport {
-    let items: [ResultItem]
+    let items: [TargetResult]
 
-    init(_ items: [ResultItem]) { self.items = items }
+    init(_ items: [TargetResult]) { self.items = items }
 
     /// What each reason code means, for the rules of the run.
     static let ruleDescriptions: [String: String] = [
@@ -61,7 +61,7 @@ struct SARIFReport {
         ])
     }
 
-    private func result(_ item: ResultItem) -> (rule: String, message: String, location: (file: String, line: Int?)?)? {
+    private func result(_ item: TargetResult) -> (rule: String, message: String, location: (file: String, line: Int?)?)? {
         switch item {
         case .judged(let report):
             guard let rejection = report.evaluation.rejection else { return nil }

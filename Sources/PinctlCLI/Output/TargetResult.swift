@@ -1,6 +1,6 @@
 import Checking
 
-extension ResultItem {
+extension TargetResult {
     /// The JSON object `--format json` prints for the result.
     var json: JSONValue {
         switch self {
