@@ -68,6 +68,11 @@ let package = Package(
         .target(name: "XMLTree", dependencies: ["CLibXML2"]),
         .target(name: "CLibPSL", dependencies: ["CLazyLibrary"]),
         .target(name: "PublicSuffix", dependencies: ["CLibPSL"]),
+        // libarchive, opened on first use too (libarchive-dev to build): the zip archives builds ship.
+        .target(name: "CLibArchive", dependencies: ["CLazyLibrary"]),
+        .target(name: "Archives", dependencies: ["CLibArchive"]),
+        // What a build ships, read as data (STYLE.md): the IPA's bundle and its executable's encryption.
+        .target(name: "Artifacts", dependencies: ["Archives", "FileAccess"]),
         .systemLibrary(
             name: "CJansson",
             pkgConfig: "jansson",
@@ -84,7 +89,7 @@ let package = Package(
             name: "PolicyEngine",
             dependencies: [
                 "OpenSSLWrapper", "XMLTree", "PublicSuffix", "YAMLSyntax", "JSONTree", "FileAccess", "TextSyntax",
-                "CertificateTime",
+                "CertificateTime", "Artifacts",
             ]
         ),
         // The use cases every front end shares (check a target for these apps): values in, values out.
@@ -196,6 +201,6 @@ if Context.environment["PINCTL_FUZZ_TARGETS"] != nil || fuzzRuntime != nil {
 // it a clean build stops at "'libxml/parser.h' file not found" in PolicyEngine.
 for target in package.targets
     where target.type != .system && target.type != .plugin && target.name != "CLibXML2" && target.name != "CLibPSL"
-    && target.name != "CLazyLibrary" && target.name != "FuzzDriver" {
+    && target.name != "CLibArchive" && target.name != "CLazyLibrary" && target.name != "FuzzDriver" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(libxml2Headers.flatMap { ["-Xcc", $0] })]
 }

@@ -36,6 +36,7 @@ build=(
     "publicsuffix: the list libpsl reads"
     "libjansson-dev: TrustKit's configuration as JSON"
     "libyaml-dev: pinctl.yaml, read and written by libyaml"
+    "libarchive-dev: the zip archives apps are built into (an .ipa), read by libarchive"
     "pkg-config/pkg-config: finds those libraries for the build"
     "openssl/openssl: the demo's TLS server and the certificate scripts"
     "python3/python3: the demo picks a free port with it"

@@ -12,7 +12,9 @@ public enum FileInput {
         public let reason: String
     }
 
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+    /// The file at `path`, refused when larger than `limit` bytes (a build's archive may be far larger than a
+    /// configuration file).
+    public static func read(_ path: String, limit: Int = maximumSize) throws(Failure) -> [UInt8] {
         let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         guard let fd = PathBytes.withCString(path, { open($0, flags) }) else {
             throw Failure(reason: FileSystemError.nulByte.reason)
@@ -29,18 +31,18 @@ public enum FileInput {
             throw Failure(reason: kind == .directory
                 ? "is a directory, not a file" : "is \(kind.name), not a regular file")
         }
-        guard info.st_size <= maximumSize else { throw tooLarge }
-        return try readAll(fd)
+        guard info.st_size <= limit else { throw tooLarge(limit) }
+        return try readAll(fd, limit: limit)
     }
 
     /// Standard input, read to its end (`--chain -`); blocking, as any filter's input is.
     public static func readStandardInput() throws(Failure) -> [UInt8] {
-        try readAll(STDIN_FILENO)
+        try readAll(STDIN_FILENO, limit: maximumSize)
     }
 
-    private static var tooLarge: Failure { Failure(reason: "larger than \(maximumSize >> 20) MiB") }
+    private static func tooLarge(_ limit: Int) -> Failure { Failure(reason: "larger than \(limit >> 20) MiB") }
 
-    private static func readAll(_ fd: Int32) throws(Failure) -> [UInt8] {
+    private static func readAll(_ fd: Int32, limit: Int) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -51,7 +53,7 @@ public enum FileInput {
                 throw Failure(reason: "cannot be read: \(FileSystemError(errno: errno).reason)")
             }
             bytes += chunk[..<count]
-            guard bytes.count <= maximumSize else { throw tooLarge }
+            guard bytes.count <= limit else { throw tooLarge(limit) }
         }
     }
 }

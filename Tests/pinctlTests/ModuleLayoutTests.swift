@@ -25,7 +25,7 @@ import TestSupport
         #expect(files.count > 50)
         for (path, text) in files {
             for line in Self.codeLines(text) {
-                #expect(!line.contains(/import (CLibYAML|CJansson|COpenSSL|CLibXML2|CLibPSL)\b/), "\(path): \(line)")
+                #expect(!line.contains(/import (CLibYAML|CJansson|COpenSSL|CLibXML2|CLibPSL|CLibArchive)\b/), "\(path): \(line)")
                 #expect(!line.contains(/\b(Unsafe\w*|OpaquePointer)\b/), "\(path): \(line)")
             }
         }

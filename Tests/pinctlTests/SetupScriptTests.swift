@@ -22,10 +22,11 @@ import TestSupport
         let result = try runWithoutPackages(["--list"])
 
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.hasPrefix("setup.sh: 6 Debian package(s) missing:\n"), "\(result)")
+        #expect(result.stderr.hasPrefix("setup.sh: 7 Debian package(s) missing:\n"), "\(result)")
         for line in ["  libssl-dev — OpenSSL 3, the one X.509 and TLS engine", "  libpsl-dev — TrustKit's public-suffix "
                      + "rules", "  libjansson-dev — TrustKit's configuration as JSON", "  publicsuffix — the list "
-                     + "libpsl reads"] {
+                     + "libpsl reads", "  libarchive-dev — the zip archives apps are built into (an .ipa), read by "
+                     + "libarchive"] {
             #expect(result.stderr.contains(line + "\n"), "\(line): \(result)")
         }
         // The test tools only with --tests.

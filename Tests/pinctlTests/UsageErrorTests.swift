@@ -87,7 +87,7 @@ import TestSupport
         (["verify", "--help"], 0, "USAGE: pinctl verify <options>"),
         (["verify", "-h"], 0, "  --version               Show the version."),
         (["check", "--help"], 0, "USAGE: pinctl check [<options>] [<target> ...]"),
-        (["config", "import", "--help"], 0, "USAGE: pinctl config import <file> --library <library>"),
+        (["config", "import", "--help"], 0, "USAGE: pinctl config import <file> [--library <library>]"),
         (["config", "bogus"], 2, "Usage: pinctl config <subcommand>"),
         (["verify", "--generate-completion-script", "bash"], 0, "complete -o filenames -F _pinctl pinctl"),
     ])

@@ -38,14 +38,21 @@ struct ConfigImportCommand: ParsableCommand {
               pinctl config import app/src/main/res/xml/network_security_config.xml --library nsc
               pinctl config import Net/Pinning.kt --library okhttp --name android-sdk
               pinctl config import Resources/Certificates --library alamofire --host api.example.com
+              pinctl config import build/App.ipa --name ios-app >> pinctl.yaml
+
+            An iOS app archive (.ipa) gives one entry per library its Info.plist configures (TrustKit, ATS), with \
+            the app's version and platforms (ios@MinimumOSVersion-); --library keeps one. An App Store download \
+            (encrypted) is refused, and so are certificates in the bundle, which AFNetworking and Alamofire load but \
+            nothing ties to hosts, unless --library names another library.
             """
     )
 
-    @Argument(help: ArgumentHelp("The file (or, for a .cer bundle, the directory) the app ships.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The file (or, for a .cer bundle, the directory) the app ships, or the app's .ipa.",
+                                 valueName: "file"))
     var file: String
 
-    @Option(help: "The library whose configuration the file is.")
-    var library: Library
+    @Option(help: "The library whose configuration the file is (an .ipa: the one library to keep).")
+    var library: Library?
 
     @Option(help: ArgumentHelp("The app's name in pinctl.yaml (default: the file's name).", valueName: "name"))
     var name: String?
@@ -88,7 +95,13 @@ struct ConfigImportCommand: ParsableCommand {
             }
         }
         guard mode != .none else { throw ValidationError("--mode none pins nothing: certificate or publickey") }
+        if library == nil, !isBuild {
+            throw ValidationError("missing --library: which library's configuration \(file) is (\(Library.names))")
+        }
     }
+
+    /// An iOS app archive, read whole for every library it configures.
+    private var isBuild: Bool { file.lowercased().hasSuffix(".ipa") }
 
     func run() throws {
         var settings = NativeConfiguration.Settings(hosts: hosts)
@@ -100,6 +113,7 @@ struct ConfigImportCommand: ParsableCommand {
             let parts = define.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), String(parts[1]))
         }, uniquingKeysWith: { _, last in last })
+        guard let library, !isBuild else { return try importBuild(settings) }
         let reading: NativeConfiguration.Reading
         do {
             reading = try NativeConfiguration.read(file, library: library, settings: settings)
@@ -108,13 +122,65 @@ struct ConfigImportCommand: ParsableCommand {
             try ExitStatus.inputError.exit()
         }
         if verbose { reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
-        let appName = name ?? Path.lastComponent(of: file).split(separator: ".").first.map(String.init) ?? "app"
         do {
             print(try reading.appEntry(name: appName, library: library, hosts: hosts, path: file), terminator: "")
         } catch {
             Terminal.error("\(error)")
             try ExitStatus.inputError.exit()
         }
+    }
+
+    private var appName: String {
+        name ?? Path.lastComponent(of: file).split(separator: ".").first.map(String.init) ?? "app"
+    }
+
+    /// An .ipa: an entry per library found (or the one `--library` keeps), each named `NAME-LIBRARY` when there are
+    /// several. Every entry is written inline: one that could only name its file (an ATS plist Apple reads otherwise
+    /// than written, an empty TSKConfiguration) is refused, as a policy file cannot name a file inside an archive.
+    private func importBuild(_ settings: NativeConfiguration.Settings) throws {
+        let build: IPAConfiguration
+        do {
+            build = try IPAConfiguration.read(file, settings: settings)
+        } catch {
+            Terminal.error(error.description)
+            try ExitStatus.inputError.exit()
+        }
+        let apps = build.apps.filter { library == nil || $0.library == library }
+        if library == nil || library == .afnetworking || library == .alamofire, !build.bundledCertificates.isEmpty {
+            let shown = build.bundledCertificates.prefix(3).joined(separator: ", ")
+                + (build.bundledCertificates.count > 3 ? " and \(build.bundledCertificates.count - 3) more" : "")
+            Terminal.error("\(shown): certificates in the app's bundle, which AFNetworking's certificatesInBundle: and "
+                + "Alamofire's Bundle.af.certificates load; nothing in the build says which hosts they guard, and "
+                + "reading them from an .ipa is not supported yet: extract them and import the directory with "
+                + "--library afnetworking or alamofire and --host, or give --library trustkit or ats to import only "
+                + "that one")
+            try ExitStatus.inputError.exit()
+        }
+        guard !apps.isEmpty else {
+            Terminal.error("\(build.infoPlist): configures " + (library.map { "no \($0.displayName) pinning" }
+                ?? "no pinning library pinctl reads (TrustKit's TSKConfiguration, ATS's NSPinnedDomains)"))
+            try ExitStatus.inputError.exit()
+        }
+        var entries = ""
+        for app in apps {
+            if verbose { app.reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
+            guard app.reading.isInline else {
+                Terminal.error("\(build.infoPlist): its \(app.library.displayName) configuration can only be given "
+                    + "as the file itself (\(app.reading.notes.first ?? "it pins nothing inline")); extract the "
+                    + "Info.plist and import it with --library \(app.library.rawValue)")
+                try ExitStatus.inputError.exit()
+            }
+            let named = apps.count > 1 ? "\(appName)-\(app.library.rawValue)" : appName
+            do {
+                entries += try app.reading.appEntry(name: named, library: app.library, hosts: hosts, path: file,
+                                                   versions: build.version.map { [$0] } ?? [],
+                                                   platforms: build.platforms)
+            } catch {
+                Terminal.error("\(error)")
+                try ExitStatus.inputError.exit()
+            }
+        }
+        print(entries, terminator: "")
     }
 }
 

@@ -4,12 +4,13 @@ import FoundationEssentials
 /// policy part is the library's own (its definition writes the inline form); this writes the entry around it.
 enum AppEntryWriter {
     /// The entry, indented as the `apps:` list of a pinctl.yaml is (two spaces), ending with a line break.
-    static func entry(name: String, library: Library, hosts: [String], path: String,
-                      form: NativeConfiguration.Reading.EntryForm) throws -> String
+    static func entry(name: String, library: Library, hosts: [String], path: String, versions: [String] = [],
+                      platforms: [String] = [], form: NativeConfiguration.Reading.EntryForm) throws -> String
     {
-        var members: [(key: String, value: YAMLEmitter.Node)] = [
-            ("name", .scalar(name)), ("library", .scalar(library.rawValue)),
-        ]
+        var members: [(key: String, value: YAMLEmitter.Node)] = [("name", .scalar(name))]
+        if !versions.isEmpty { members.append(("versions", list(versions))) }
+        members.append(("library", .scalar(library.rawValue)))
+        if !platforms.isEmpty { members.append(("platforms", list(platforms))) }
         if !hosts.isEmpty { members.append(("hosts", list(hosts))) }
         switch form {
         case .inline(let write):

@@ -34,9 +34,19 @@ public enum NativeConfiguration {
             self.entryForm = entryForm
         }
 
-        /// The pinctl.yaml app entry (`config import`) for the file read at `path`.
-        public func appEntry(name: String, library: Library, hosts: [String], path: String) throws -> String {
-            try AppEntryWriter.entry(name: name, library: library, hosts: hosts, path: path, form: entryForm)
+        /// Whether the app entry gives the policy inline, not by naming the file read.
+        public var isInline: Bool {
+            if case .inline = entryForm { return true }
+            return false
+        }
+
+        /// The pinctl.yaml app entry (`config import`) for the file read at `path`, with the app's versions and
+        /// platforms when the file says them (a build does).
+        public func appEntry(name: String, library: Library, hosts: [String], path: String, versions: [String] = [],
+                             platforms: [String] = []) throws -> String
+        {
+            try AppEntryWriter.entry(name: name, library: library, hosts: hosts, path: path, versions: versions,
+                                     platforms: platforms, form: entryForm)
         }
     }
 

@@ -33,11 +33,12 @@ extension LibraryDefinition {
         ],
         inline: .decoder { value, context throws(ConfigurationError) in try ATSDefinition.inline(value, context) },
         readNative: { path, settings throws(ConfigurationError) in
-            let (policy, notes) = try ATSInfoPlistReader.read(path, hosts: settings.hosts)
-            // Only what the inline form says exactly goes inline: anything Security reads leniently stays in the file.
-            let exact = !policy.domains.isEmpty && notes.isEmpty
-            return .init(policy: policy, notes: notes,
-                         entryForm: exact ? .inline { ATSDefinition.entry(policy) } : .config([]))
+            ATSDefinition.reading(try ATSInfoPlistReader.read(path, hosts: settings.hosts))
+        },
+        readInfoPlist: { bytes, root, label, settings throws(ConfigurationError) in
+            guard root[ATSInfoPlistReader.transportSecurity]?.dictionary?[ATSInfoPlistReader.pinnedDomains] != nil
+            else { return nil }
+            return ATSDefinition.reading(try ATSInfoPlistReader.read(bytes, path: label, hosts: settings.hosts))
         },
         exportForms: [.atsPlist],
         flagsProblem: { flags in
@@ -58,6 +59,14 @@ enum ATSDefinition {
     }
 
     static let keys = ["includeSubdomains", "caIdentities", "leafIdentities"]
+
+    /// How `config import` writes what was read: only what the inline form says exactly goes inline; anything
+    /// Security reads leniently stays in the file.
+    static func reading(_ read: (policy: ATSPolicy, notes: [String])) -> NativeConfiguration.Reading {
+        let exact = !read.policy.domains.isEmpty && read.notes.isEmpty
+        return .init(policy: read.policy, notes: read.notes,
+                     entryForm: exact ? .inline { ATSDefinition.entry(read.policy) } : .config([]))
+    }
 
     /// `{domains: {DOMAIN: {includeSubdomains, caIdentities: [pins], leafIdentities: [pins]}}}` (DESIGN §6), each pin
     /// an SPKI-SHA256-BASE64 value, bare or as pinctl writes it (`sha256/…`), exactly base64 of 32 bytes: the

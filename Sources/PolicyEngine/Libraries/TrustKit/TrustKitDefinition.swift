@@ -24,11 +24,12 @@ extension LibraryDefinition {
         library: .trustkit,
         inline: .decoder { value, context throws(ConfigurationError) in try TrustKitDefinition.inline(value, context) },
         readNative: { path, settings throws(ConfigurationError) in
-            let (policy, notes) = try TrustKitConfigurationReader.read(path, hosts: settings.hosts)
-            // An empty TSKConfiguration (TrustKit inert) has no inline form: an inline policy needs a pinned domain.
-            let form: NativeConfiguration.Reading.EntryForm = policy.domains.isEmpty
-                ? .config([]) : .inline { TrustKitDefinition.entry(policy) }
-            return .init(policy: policy, notes: notes, entryForm: form)
+            TrustKitDefinition.reading(try TrustKitConfigurationReader.read(path, hosts: settings.hosts))
+        },
+        readInfoPlist: { bytes, root, label, settings throws(ConfigurationError) in
+            guard root[TrustKitKey.configuration] != nil else { return nil }
+            return TrustKitDefinition.reading(try TrustKitConfigurationReader.read(bytes, path: label,
+                                                                                  hosts: settings.hosts))
         },
         exportForms: [.trustkitPlist, .trustkitJSON],
         flagsProblem: { flags in
@@ -41,6 +42,14 @@ extension LibraryDefinition {
 
 /// How TrustKit's policy is written in a policy file and given on the command line.
 enum TrustKitDefinition {
+    /// How `config import` writes what was read: an empty TSKConfiguration (TrustKit inert) has no inline form, as
+    /// an inline policy needs a pinned domain.
+    static func reading(_ read: (policy: TrustKitPolicy, notes: [String])) -> NativeConfiguration.Reading {
+        let form: NativeConfiguration.Reading.EntryForm = read.policy.domains.isEmpty
+            ? .config([]) : .inline { TrustKitDefinition.entry(read.policy) }
+        return .init(policy: read.policy, notes: read.notes, entryForm: form)
+    }
+
     /// `{domains: {DOMAIN: {publicKeyHashes, includeSubdomains, excludeSubdomainFromParentPolicy, enforcePinning,
     /// expirationDate}}}`, TrustKit's keys without `kTSK`, hashes bare base64 as TrustKit writes them.
     static func inline(_ value: YAMLValue, _ context: LibraryDefinition.InlineContext) throws(ConfigurationError) -> TrustKitPolicy {

@@ -1,0 +1,77 @@
+import Archives
+import FileAccess
+
+/// An iOS app archive (IPA) as Xcode and the App Store export it: one `Payload/NAME.app/` holding the app's
+/// Info.plist, its main executable and its resources. Read as data: which keys and files pin is the libraries'
+/// business (PolicyEngine), not this one's.
+public struct IPAArchive: Sendable {
+    /// An IPA is read whole into memory: larger ones are refused rather than guessed at.
+    public static let maximumSize = 1 << 30
+
+    /// The archive's path, as given.
+    public let path: String
+    /// The app bundle's directory in the archive, `Payload/NAME.app/`.
+    public let bundle: String
+    /// The bundle's Info.plist, binary or XML, as shipped.
+    public let infoPlist: [UInt8]
+    /// The regular files at the top of the bundle whose extension (`.cer`, with its dot) the reader asked for, by
+    /// name within the bundle, in the archive's order.
+    public let resources: [(name: String, bytes: [UInt8])]
+    private let bytes: [UInt8]
+
+    /// `App.ipa!Payload/App.app/Info.plist`: an entry of the archive named in messages and pin sources.
+    public func label(_ entry: String) -> String { path + "!" + bundle + entry }
+
+    /// Reads the IPA at `path`, keeping the resources at the bundle's top whose extension is in `extensions`.
+    public static func read(_ path: String, resourceExtensions extensions: Set<String>) throws(ArchiveError)
+        -> IPAArchive
+    {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path, limit: maximumSize)
+        } catch {
+            throw ArchiveError(path, reason: error.reason)
+        }
+        // The bundle's top level: `Payload/NAME.app/FILE`, no deeper.
+        func topLevel(_ name: String) -> (bundle: String, file: String)? {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[1].count > 4,
+                  !parts[2].isEmpty else { return nil }
+            return ("Payload/\(parts[1])/", String(parts[2]))
+        }
+        let archive = try ZipArchive.read(bytes, label: path) { name in
+            guard let (_, file) = topLevel(name) else { return false }
+            return file == "Info.plist" || extensions.contains { file.hasSuffix($0) && file.count > $0.count }
+        }
+        let bundles = Set(archive.entries.compactMap { entry -> String? in
+            let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 2, parts[0] == "Payload", parts[1].hasSuffix(".app") else { return nil }
+            return "Payload/\(parts[1])/"
+        })
+        guard let bundle = bundles.first, bundles.count == 1 else {
+            throw ArchiveError(path, reason: bundles.isEmpty
+                ? "holds no Payload/NAME.app/: not an iOS app archive (an IPA)"
+                : "holds \(bundles.count) app bundles (\(bundles.sorted().joined(separator: ", "))), where an IPA "
+                    + "holds one")
+        }
+        guard let infoPlist = archive.contents[bundle + "Info.plist"] else {
+            throw ArchiveError(path, entry: bundle + "Info.plist", reason: "is missing: every app bundle has one")
+        }
+        let resources = archive.entries.compactMap { entry -> (name: String, bytes: [UInt8])? in
+            guard let (_, file) = topLevel(entry.name), file != "Info.plist",
+                  let contents = archive.contents[entry.name] else { return nil }
+            return (file, contents)
+        }
+        return IPAArchive(path: path, bundle: bundle, infoPlist: infoPlist, resources: resources, bytes: bytes)
+    }
+
+    /// The file `name` at the bundle's top (the main executable, which the Info.plist names), nil when absent.
+    public func file(_ name: String) throws(ArchiveError) -> [UInt8]? {
+        var limits = ZipArchive.Limits()
+        // A main executable may be hundreds of megabytes; only it is read.
+        limits.entryBytes = Self.maximumSize
+        limits.totalBytes = Self.maximumSize
+        let entry = bundle + name
+        return try ZipArchive.read(bytes, label: path, limits: limits) { $0 == entry }.contents[entry]
+    }
+}
