@@ -424,4 +424,29 @@ printf 'ghp_0123456789abcdefTOKEN extra\n' >"$dir/token-line.txt"
 printf 'PATH=/usr/bin\0TOKEN=x y\0' >"$dir/environ"
 fi
 
+# FuzzBuildArchive: IPAs scripts/make_ipa.py builds (binary plist, universal encrypted, bundled certificate), their
+# executables alone, and a few broken zips.
+if wanted FuzzBuildArchive; then
+dir=$(fresh FuzzBuildArchive)
+make_ipa="$root/scripts/make_ipa.py"
+printf '{"TSKConfiguration": {"TSKPinnedDomains": {"a.test": {"TSKPublicKeyHashes": ["%s"]}}}}' \
+    "$(openssl x509 -in "$certs/root-ca.pem" -pubkey -noout | openssl pkey -pubin -outform DER | openssl dgst -sha256 \
+        -binary | base64)" >"$work/info.json"
+"$make_ipa" "$dir/binary-plist.ipa" --name A --info "$work/info.json" --binary-plist
+"$make_ipa" "$dir/fat-encrypted.ipa" --name B --encrypted --fat
+"$make_ipa" "$dir/bundled-certificate.ipa" --name C --resource "$certs/root-ca.der"
+python3 - "$dir" <<'PY'
+import sys, zipfile
+out = sys.argv[1]
+for name, app in (("binary-plist", "A"), ("fat-encrypted", "B")):
+    with zipfile.ZipFile(f"{out}/{name}.ipa") as z:
+        open(f"{out}/{name}.macho", "wb").write(z.read(f"Payload/{app}.app/{app}"))
+data = open(f"{out}/binary-plist.ipa", "rb").read()
+open(f"{out}/cut-short.ipa", "wb").write(data[: len(data) // 2])
+with zipfile.ZipFile(f"{out}/stored-twice.ipa", "w") as z:
+    z.writestr("Payload/D.app/Info.plist", b"<plist/>")
+    z.writestr("Payload/D.app/skip", b"x" * 100)
+PY
+fi
+
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done
