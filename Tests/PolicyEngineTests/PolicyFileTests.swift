@@ -98,7 +98,7 @@ struct PolicyFileTests {
         ErrorCase("apps:\n  - name: a\n    library: afnetworking\n    policy: {mode: none, allowInvalidCertificates: yes}\n",
                   line: 4, keyPath: "apps[0].policy.allowInvalidCertificates", saying: "expected true or false"),
         ErrorCase("apps:\n  - name: a\n    library: afnetworking\n",
-                  line: 2, keyPath: "apps[0]", saying: "needs a policy: (inline) or a config:"),
+                  line: 2, keyPath: "apps[0]", saying: "needs a policy: (inline), a config: (the file the app ships) or a build:"),
         ErrorCase("apps:\n  - name: a\n    library: nsc\n    policy: {}\n",
                   line: 4, keyPath: "apps[0].policy", saying: "nsc has no inline form"),
         ErrorCase("apps:\n  - name: a\n    library: okhttp\n    policy: {pins: {\"*.*.example.com\": [sha256/AAAA]}}\n",

@@ -39,11 +39,13 @@ struct ConfigImportCommand: ParsableCommand {
               pinctl config import Net/Pinning.kt --library okhttp --name android-sdk
               pinctl config import Resources/Certificates --library alamofire --host api.example.com
               pinctl config import build/App.ipa --name ios-app >> pinctl.yaml
+              pinctl config import build/App.ipa --library alamofire --host api.example.com --name ios-af
 
-            An iOS app archive (.ipa) gives one entry per library its Info.plist configures (TrustKit, ATS), with \
-            the app's version and platforms (ios@MinimumOSVersion-); --library keeps one. An App Store download \
-            (encrypted) is refused, and so are certificates in the bundle, which AFNetworking and Alamofire load but \
-            nothing ties to hosts, unless --library names another library.
+            An iOS app archive (.ipa) gives one entry per library it configures (TrustKit and ATS in its Info.plist; \
+            AFNetworking and Alamofire by the certificates in its bundle, for the hosts --host gives, which the build \
+            does not say), with the app's version and platforms (ios@MinimumOSVersion-); --library keeps one. What \
+            the inline form cannot say exactly names the archive (build:), which check, verify, lint and serve read \
+            again. An App Store download (encrypted) is refused.
             """
     )
 
@@ -135,45 +137,40 @@ struct ConfigImportCommand: ParsableCommand {
     }
 
     /// An .ipa: an entry per library found (or the one `--library` keeps), each named `NAME-LIBRARY` when there are
-    /// several. Every entry is written inline: one that could only name its file (an ATS plist Apple reads otherwise
-    /// than written, an empty TSKConfiguration) is refused, as a policy file cannot name a file inside an archive.
+    /// several, inline where the library's form says the policy exactly, else naming the archive (`build:`).
+    /// Certificates in the bundle pin only for the hosts `--host` gives: without them they are named, never dropped.
     private func importBuild(_ settings: NativeConfiguration.Settings) throws {
+        let bundleLibraries: [Library] = [.afnetworking, .alamofire]
+        let libraries = library.map { [$0] } ?? (hosts.isEmpty
+            ? LibraryRegistry.all.map(\.library).filter { !bundleLibraries.contains($0) } : nil)
         let build: IPAConfiguration
         do {
-            build = try IPAConfiguration.read(file, settings: settings)
+            build = try IPAConfiguration.read(file, libraries: libraries, settings: settings)
         } catch {
             Terminal.error(error.description)
             try ExitStatus.inputError.exit()
         }
-        let apps = build.apps.filter { library == nil || $0.library == library }
-        if library == nil || library == .afnetworking || library == .alamofire, !build.bundledCertificates.isEmpty {
+        if hosts.isEmpty, !build.bundledCertificates.isEmpty, library.map(bundleLibraries.contains) ?? true {
             let shown = build.bundledCertificates.prefix(3).joined(separator: ", ")
                 + (build.bundledCertificates.count > 3 ? " and \(build.bundledCertificates.count - 3) more" : "")
             Terminal.error("\(shown): certificates in the app's bundle, which AFNetworking's certificatesInBundle: and "
-                + "Alamofire's Bundle.af.certificates load; nothing in the build says which hosts they guard, and "
-                + "reading them from an .ipa is not supported yet: extract them and import the directory with "
-                + "--library afnetworking or alamofire and --host, or give --library trustkit or ats to import only "
-                + "that one")
+                + "Alamofire's Bundle.af.certificates load; nothing in the build says which hosts they guard: give "
+                + "them with --host, or give --library trustkit or ats to import only that one")
             try ExitStatus.inputError.exit()
         }
-        guard !apps.isEmpty else {
+        guard !build.apps.isEmpty else {
             Terminal.error("\(build.infoPlist): configures " + (library.map { "no \($0.displayName) pinning" }
-                ?? "no pinning library pinctl reads (TrustKit's TSKConfiguration, ATS's NSPinnedDomains)"))
+                ?? "no pinning library pinctl reads (TrustKit's TSKConfiguration, ATS's NSPinnedDomains, certificates "
+                    + "in the bundle)"))
             try ExitStatus.inputError.exit()
         }
         var entries = ""
-        for app in apps {
+        for app in build.apps {
             if verbose { app.reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
-            guard app.reading.isInline else {
-                Terminal.error("\(build.infoPlist): its \(app.library.displayName) configuration can only be given "
-                    + "as the file itself (\(app.reading.notes.first ?? "it pins nothing inline")); extract the "
-                    + "Info.plist and import it with --library \(app.library.rawValue)")
-                try ExitStatus.inputError.exit()
-            }
-            let named = apps.count > 1 ? "\(appName)-\(app.library.rawValue)" : appName
+            let named = build.apps.count > 1 ? "\(appName)-\(app.library.rawValue)" : appName
             do {
                 entries += try app.reading.appEntry(name: named, library: app.library, hosts: hosts, path: file,
-                                                   versions: build.version.map { [$0] } ?? [],
+                                                   isBuild: true, versions: build.version.map { [$0] } ?? [],
                                                    platforms: build.platforms)
             } catch {
                 Terminal.error("\(error)")

@@ -114,7 +114,7 @@ public struct PolicyFile: Sendable {
     {
         let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
         let members = try value.mapping(allowed: ["name", "versions", "library", "hosts", "policy", "config",
-                                                  "platforms", "minSdk", "targetSdk"] + settingKeys)
+                                                  "build", "platforms", "minSdk", "targetSdk"] + settingKeys)
         func member(_ key: String) -> YAMLValue? { members.first { $0.key == key }?.value }
         guard let nameValue = member("name") else { throw value.error("an app needs a name") }
         let name = try nameValue.string()
@@ -139,29 +139,34 @@ public struct PolicyFile: Sendable {
         var settings = NativeConfiguration.Settings(hosts: hosts)
         for key in settingKeys {
             guard let setting = member(key), let owner = LibraryRegistry.owner(ofConfigSetting: key) else { continue }
-            guard library == owner.library, member("config") != nil else {
-                throw setting.error("\(key) is a setting of \(owner.library.rawValue) apps given by config:")
+            guard library == owner.library, member("config") != nil || member("build") != nil else {
+                throw setting.error("\(key) is a setting of \(owner.library.rawValue) apps given by config: or build:")
             }
             try owner.configSettings.first { $0.key == key }?.read(setting, &settings)
         }
+        let given = [member("policy").map { ("policy", $0) }, member("config").map { ("config", $0) },
+                     member("build").map { ("build", $0) }].compactMap { $0 }
+        guard let (kind, source) = given.first, given.count == 1 else {
+            throw value.error(given.isEmpty
+                ? "app \(name) needs a policy: (inline), a config: (the file the app ships) or a build: (the .ipa)"
+                : "app \(name) has \(given.map { $0.0 + ":" }.joined(separator: " and ")); give one")
+        }
         let policy: any TrustPolicy
-        switch (member("policy"), member("config")) {
-        case (let inline?, nil):
-            policy = try library.definition.decodeInline(inline, .init(directory: directory, hosts: hosts,
-                                                                                       pinFiles: pinFiles))
-        case (nil, let config?):
-            let file = resolve(try config.string(), relativeTo: directory)
+        switch kind {
+        case "policy":
+            policy = try library.definition.decodeInline(source, .init(directory: directory, hosts: hosts,
+                                                                       pinFiles: pinFiles))
+        default:
+            let file = resolve(try source.string(), relativeTo: directory)
             do {
-                policy = try NativeConfiguration.read(file, library: library, settings: settings).policy
+                policy = kind == "build"
+                    ? try IPAConfiguration.policy(file, library: library, settings: settings)
+                    : try NativeConfiguration.read(file, library: library, settings: settings).policy
             } catch let error where error.file == file && error.line == nil && error.keyPath == nil {
                 // A file that cannot be read at all: say where the policy file names it. (A plist's errors have a key
                 // path but no line: they stay in the plist.)
-                throw config.error(error.message)
+                throw source.error(error.message)
             }
-        case (.some, .some):
-            throw value.error("app \(name) has both policy: and config:; give one")
-        case (nil, nil):
-            throw value.error("app \(name) needs a policy: (inline) or a config: (the file the app ships)")
         }
         var app = App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
                       file: value.file, line: value.line)

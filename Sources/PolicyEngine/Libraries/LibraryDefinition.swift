@@ -54,11 +54,10 @@ public struct LibraryDefinition: Sendable {
     /// Reads the file (or bundle directory) the app ships, as the library reads it.
     public let readNative: @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
         -> NativeConfiguration.Reading
-    /// Reads the library's configuration from an app's Info.plist (its bytes, their top dictionary, the label that
-    /// names it), as shipped inside a build (an IPA); nil when the plist carries none. Only the libraries configured
-    /// there have one.
-    let readInfoPlist: (@Sendable ([UInt8], [String: PropertyListValue], String, NativeConfiguration.Settings)
-        throws(ConfigurationError) -> NativeConfiguration.Reading?)?
+    /// Reads the library's configuration from a build (an IPA's Info.plist, the files at its bundle's top), as the
+    /// library reads what ships; nil when the build carries none. Only the libraries a build can configure have one.
+    let readBuild: (@Sendable (AppBuild, NativeConfiguration.Settings) throws(ConfigurationError)
+        -> NativeConfiguration.Reading?)?
     /// The forms `config export` writes for this library, the first being the default.
     public let exportForms: [NativeExport.Format]
     /// A contradiction among the flags given, caught before anything is read (nil: none).
@@ -71,8 +70,8 @@ public struct LibraryDefinition: Sendable {
         configSettings: [ConfigSetting] = [],
         readNative: @escaping @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
             -> NativeConfiguration.Reading,
-        readInfoPlist: (@Sendable ([UInt8], [String: PropertyListValue], String, NativeConfiguration.Settings)
-            throws(ConfigurationError) -> NativeConfiguration.Reading?)? = nil,
+        readBuild: (@Sendable (AppBuild, NativeConfiguration.Settings) throws(ConfigurationError)
+            -> NativeConfiguration.Reading?)? = nil,
         exportForms: [NativeExport.Format],
         flagsProblem: @escaping @Sendable (PolicyFlags) -> String? = { _ in nil },
         policyFromFlags: @escaping @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
@@ -82,7 +81,7 @@ public struct LibraryDefinition: Sendable {
         self.inline = inline
         self.configSettings = configSettings
         self.readNative = readNative
-        self.readInfoPlist = readInfoPlist
+        self.readBuild = readBuild
         self.exportForms = exportForms
         self.flagsProblem = flagsProblem
         self.policyFromFlags = policyFromFlags

@@ -26,10 +26,11 @@ public struct IPAConfiguration: Sendable {
     /// The extensions Alamofire loads (AFNetworking loads `.cer` of them): `Bundle.af.certificates`.
     static let certificateExtensions: Set<String> = [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"]
 
-    /// Reads the IPA at `path`: refused when it is no IPA, its Info.plist cannot be read, or its main executable is
-    /// missing or encrypted (an App Store download: FairPlay hides its code, and pinctl judges only what it can read).
-    public static func read(_ path: String, settings: NativeConfiguration.Settings) throws(ConfigurationError)
-        -> IPAConfiguration
+    /// Reads the IPA at `path` for `libraries` (nil: every library a build can configure): refused when it is no
+    /// IPA, its Info.plist cannot be read, or its main executable is missing or encrypted (an App Store download:
+    /// FairPlay hides its code, and pinctl judges only what it can read).
+    public static func read(_ path: String, libraries: [Library]? = nil, settings: NativeConfiguration.Settings)
+        throws(ConfigurationError) -> IPAConfiguration
     {
         let ipa: IPAArchive
         do {
@@ -40,17 +41,34 @@ public struct IPAConfiguration: Sendable {
         let label = ipa.label("Info.plist")
         let root = try PropertyListDocument.dictionary(ipa.infoPlist, path: label, expected: "an app's Info.plist")
         try checkExecutable(ipa, root: root, infoPlist: label)
+        let build = AppBuild(infoPlist: ipa.infoPlist, root: root, infoPlistLabel: label, bundleLabel: ipa.label(""),
+                             files: ipa.resources.map {
+            AppBuild.File(label: ipa.label($0.name), name: $0.name, bytes: $0.bytes)
+        })
         var apps: [App] = []
-        for definition in LibraryRegistry.all {
-            guard let read = definition.readInfoPlist,
-                  let reading = try read(ipa.infoPlist, root, label, settings) else { continue }
+        for definition in LibraryRegistry.all where libraries?.contains(definition.library) ?? true {
+            guard let read = definition.readBuild, let reading = try read(build, settings) else { continue }
             apps.append(App(library: definition.library, reading: reading))
         }
         let minimum = root["MinimumOSVersion"]?.string.flatMap { PlatformVersion($0) }
         return IPAConfiguration(
             apps: apps, version: root["CFBundleShortVersionString"]?.string,
             platforms: minimum.map { ["ios@\($0)-"] } ?? [],
-            bundledCertificates: ipa.resources.map { ipa.label($0.name) }, infoPlist: label)
+            bundledCertificates: build.files.map(\.label), infoPlist: label)
+    }
+
+    /// The policy of `library` in the IPA at `path` (a policy file's `build:`), refused when the build configures
+    /// none.
+    public static func policy(_ path: String, library: Library, settings: NativeConfiguration.Settings)
+        throws(ConfigurationError) -> any TrustPolicy
+    {
+        let build = try read(path, libraries: [library], settings: settings)
+        guard let app = build.apps.first else {
+            throw ConfigurationError(file: path, message: "configures no \(library.displayName) pinning pinctl reads"
+                + (library.definition.readBuild == nil ? " (pinctl reads no \(library.displayName) pins from an .ipa)"
+                    : ""))
+        }
+        return app.reading.policy
     }
 
     /// Refuses an IPA whose main executable (`CFBundleExecutable`) is missing, no Mach-O, or encrypted.

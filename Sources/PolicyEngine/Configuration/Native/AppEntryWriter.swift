@@ -4,8 +4,10 @@ import FoundationEssentials
 /// policy part is the library's own (its definition writes the inline form); this writes the entry around it.
 enum AppEntryWriter {
     /// The entry, indented as the `apps:` list of a pinctl.yaml is (two spaces), ending with a line break.
-    static func entry(name: String, library: Library, hosts: [String], path: String, versions: [String] = [],
-                      platforms: [String] = [], form: NativeConfiguration.Reading.EntryForm) throws -> String
+    /// `path` is given as `config:`, or as `build:` when it is a build's archive.
+    static func entry(name: String, library: Library, hosts: [String], path: String, isBuild: Bool = false,
+                      versions: [String] = [], platforms: [String] = [], form: NativeConfiguration.Reading.EntryForm)
+        throws -> String
     {
         var members: [(key: String, value: YAMLEmitter.Node)] = [("name", .scalar(name))]
         if !versions.isEmpty { members.append(("versions", list(versions))) }
@@ -16,7 +18,7 @@ enum AppEntryWriter {
         case .inline(let write):
             members.append(("policy", try write()))
         case .config(let settings):
-            members.append(("config", .scalar(path)))
+            members.append((isBuild ? "build" : "config", .scalar(path)))
             members += settings.map { ($0.key, .scalar($0.value)) }
         }
         let text = try YAMLEmitter.text(of: .sequence([.mapping(members)], flow: false), indent: 2)

@@ -36,7 +36,7 @@ public enum CertificateBundle {
         } catch {
             throw ConfigurationError(file: directory, message: error.reason)
         }
-        var certificates: [PinnedCertificate] = []
+        var files: [(label: String, name: String, bytes: [UInt8]?)] = []
         var warnings: [String] = []
         for name in names where !name.hasPrefix(".") {
             let path = Path.join(directory, name)
@@ -47,16 +47,31 @@ public enum CertificateBundle {
                 }
                 continue
             }
-            do {
-                let bytes = try FileInput.read(path)
-                certificates.append(PinnedCertificate(certificate: try X509Certificate(derBytes: bytes),
-                                                      source: PinSource(.file(path: path, line: nil, entry: nil))))
-            } catch {
-                warnings.append("\(path): not one DER certificate, so \(library.displayName) skips it")
+            files.append((path, name, try? FileInput.read(path)))
+        }
+        let read = try certificates(files, library: library, extensions: loaded, in: directory)
+        return (read.certificates, warnings + read.warnings)
+    }
+
+    /// The certificates among `files` (each named by its label, read or not) that the library loads by their
+    /// extension; `place` names the bundle when none is one.
+    static func certificates(_ files: [(label: String, name: String, bytes: [UInt8]?)], library: Library,
+                             extensions loaded: Set<String>, in place: String) throws(ConfigurationError)
+        -> (certificates: [PinnedCertificate], warnings: [String])
+    {
+        var certificates: [PinnedCertificate] = []
+        var warnings: [String] = []
+        for file in files {
+            guard let dot = file.name.lastIndex(of: "."), loaded.contains(String(file.name[dot...])) else { continue }
+            guard let bytes = file.bytes, let certificate = try? X509Certificate(derBytes: bytes) else {
+                warnings.append("\(file.label): not one DER certificate, so \(library.displayName) skips it")
+                continue
             }
+            certificates.append(PinnedCertificate(certificate: certificate,
+                                                  source: PinSource(.file(path: file.label, line: nil, entry: nil))))
         }
         guard !certificates.isEmpty else {
-            throw ConfigurationError(file: directory, message: "holds no certificate \(library.displayName) would load")
+            throw ConfigurationError(file: place, message: "holds no certificate \(library.displayName) would load")
         }
         return (certificates, warnings)
     }

@@ -40,13 +40,13 @@ public enum NativeConfiguration {
             return false
         }
 
-        /// The pinctl.yaml app entry (`config import`) for the file read at `path`, with the app's versions and
-        /// platforms when the file says them (a build does).
-        public func appEntry(name: String, library: Library, hosts: [String], path: String, versions: [String] = [],
-                             platforms: [String] = []) throws -> String
+        /// The pinctl.yaml app entry (`config import`) for the file read at `path` (`config:`, or `build:` for a
+        /// build's archive), with the app's versions and platforms when the file says them (a build does).
+        public func appEntry(name: String, library: Library, hosts: [String], path: String, isBuild: Bool = false,
+                             versions: [String] = [], platforms: [String] = []) throws -> String
         {
-            try AppEntryWriter.entry(name: name, library: library, hosts: hosts, path: path, versions: versions,
-                                     platforms: platforms, form: entryForm)
+            try AppEntryWriter.entry(name: name, library: library, hosts: hosts, path: path, isBuild: isBuild,
+                                     versions: versions, platforms: platforms, form: entryForm)
         }
     }
 

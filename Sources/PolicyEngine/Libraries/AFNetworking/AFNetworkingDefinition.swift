@@ -25,6 +25,15 @@ extension LibraryDefinition {
             let policy = AFNetworkingPolicy(mode: settings.mode, pinnedCertificates: certificates, hosts: settings.hosts)
             return .init(policy: policy, notes: notes, entryForm: .config([("mode", settings.mode.rawValue)]))
         },
+        readBuild: { build, settings throws(ConfigurationError) in
+            // The same `.cer` files, at the top of the app's bundle (NSBundle.mainBundle's resources).
+            guard build.files.contains(where: { $0.name.hasSuffix(".cer") }) else { return nil }
+            let (certificates, notes) = try CertificateBundle.certificates(
+                build.files.map { ($0.label, $0.name, $0.bytes) }, library: .afnetworking, extensions: [".cer"],
+                in: build.bundleLabel)
+            let policy = AFNetworkingPolicy(mode: settings.mode, pinnedCertificates: certificates, hosts: settings.hosts)
+            return .init(policy: policy, notes: notes, entryForm: .config([("mode", settings.mode.rawValue)]))
+        },
         exportForms: [CertificateBundle.format],
         policyFromFlags: { flags throws(InputError) in try AFNetworkingDefinition.policy(flags) }
     )

@@ -35,10 +35,11 @@ extension LibraryDefinition {
         readNative: { path, settings throws(ConfigurationError) in
             ATSDefinition.reading(try ATSInfoPlistReader.read(path, hosts: settings.hosts))
         },
-        readInfoPlist: { bytes, root, label, settings throws(ConfigurationError) in
-            guard root[ATSInfoPlistReader.transportSecurity]?.dictionary?[ATSInfoPlistReader.pinnedDomains] != nil
+        readBuild: { build, settings throws(ConfigurationError) in
+            guard build.root[ATSInfoPlistReader.transportSecurity]?.dictionary?[ATSInfoPlistReader.pinnedDomains] != nil
             else { return nil }
-            return ATSDefinition.reading(try ATSInfoPlistReader.read(bytes, path: label, hosts: settings.hosts))
+            return ATSDefinition.reading(try ATSInfoPlistReader.read(build.infoPlist, path: build.infoPlistLabel,
+                                                                     hosts: settings.hosts))
         },
         exportForms: [.atsPlist],
         flagsProblem: { flags in

@@ -20,6 +20,14 @@ extension LibraryDefinition {
             settings.publicKeys = text == "public-keys"
         }],
         readNative: { path, settings throws(ConfigurationError) in try AlamofireDefinition.bundle(path, settings) },
+        readBuild: { build, settings throws(ConfigurationError) in
+            // Bundle.main.af.certificates: the same extensions, at the top of the app's bundle.
+            guard build.files.contains(where: { file in
+                AlamofireDefinition.extensions.contains { file.name.hasSuffix($0) }
+            }) else { return nil }
+            return try AlamofireDefinition.bundle(build.files.map { ($0.label, $0.name, $0.bytes) },
+                                                  in: build.bundleLabel, settings)
+        },
         exportForms: [CertificateBundle.format],
         policyFromFlags: { flags throws(InputError) in try AlamofireDefinition.policy(flags) }
     )
@@ -35,22 +43,39 @@ extension NativeConfiguration.Settings {
 
 /// How Alamofire's policy is written in a policy file, shipped as a bundle and given on the command line.
 enum AlamofireDefinition {
+    /// Bundle.af.certificates loads [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"] from the top level.
+    static let extensions: Set<String> = [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"]
+
     /// A `.cer` bundle: the default evaluators pin the whole bundle for every host they are given.
     static func bundle(_ path: String, _ settings: NativeConfiguration.Settings) throws(ConfigurationError)
         -> NativeConfiguration.Reading
     {
-        // Bundle.af.certificates loads [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"] from the top level.
-        let (certificates, notes) = try CertificateBundle.read(
-            path, library: .alamofire, extensions: [".cer", ".CER", ".crt", ".CRT", ".der", ".DER"])
+        let read = try CertificateBundle.read(path, library: .alamofire, extensions: extensions)
+        return try bundle(read, in: path, settings)
+    }
+
+    /// The bundle's files as a build ships them (each named by its label), in the bundle `place`.
+    static func bundle(_ files: [(label: String, name: String, bytes: [UInt8]?)], in place: String,
+                       _ settings: NativeConfiguration.Settings) throws(ConfigurationError)
+        -> NativeConfiguration.Reading
+    {
+        try bundle(try CertificateBundle.certificates(files, library: .alamofire, extensions: extensions, in: place),
+                   in: place, settings)
+    }
+
+    private static func bundle(_ read: (certificates: [PinnedCertificate], warnings: [String]), in place: String,
+                               _ settings: NativeConfiguration.Settings) throws(ConfigurationError)
+        -> NativeConfiguration.Reading
+    {
         guard !settings.hosts.isEmpty else {
-            throw ConfigurationError(file: path, message: "Alamofire's evaluators are per host, and a bundle names "
+            throw ConfigurationError(file: place, message: "Alamofire's evaluators are per host, and a bundle names "
                 + "none: list the hosts the app evaluates with it")
         }
         let evaluator: AlamofireEvaluator = settings.publicKeys
-            ? .publicKeys(certificates, performDefaultValidation: true, validateHost: true)
-            : .pinnedCertificates(certificates, acceptSelfSignedCertificates: false, performDefaultValidation: true,
+            ? .publicKeys(read.certificates, performDefaultValidation: true, validateHost: true)
+            : .pinnedCertificates(read.certificates, acceptSelfSignedCertificates: false, performDefaultValidation: true,
                                   validateHost: true)
-        return .init(policy: AlamofirePolicy(evaluators: settings.hosts.map { ($0, evaluator) }), notes: notes,
+        return .init(policy: AlamofirePolicy(evaluators: settings.hosts.map { ($0, evaluator) }), notes: read.warnings,
                      entryForm: .config(settings.publicKeys ? [("evaluator", "public-keys")] : []))
     }
 

@@ -26,10 +26,10 @@ extension LibraryDefinition {
         readNative: { path, settings throws(ConfigurationError) in
             TrustKitDefinition.reading(try TrustKitConfigurationReader.read(path, hosts: settings.hosts))
         },
-        readInfoPlist: { bytes, root, label, settings throws(ConfigurationError) in
-            guard root[TrustKitKey.configuration] != nil else { return nil }
-            return TrustKitDefinition.reading(try TrustKitConfigurationReader.read(bytes, path: label,
-                                                                                  hosts: settings.hosts))
+        readBuild: { build, settings throws(ConfigurationError) in
+            guard build.root[TrustKitKey.configuration] != nil else { return nil }
+            return TrustKitDefinition.reading(try TrustKitConfigurationReader.read(
+                build.infoPlist, path: build.infoPlistLabel, hosts: settings.hosts))
         },
         exportForms: [.trustkitPlist, .trustkitJSON],
         flagsProblem: { flags in
