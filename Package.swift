@@ -89,7 +89,7 @@ let package = Package(
             name: "PolicyEngine",
             dependencies: [
                 "OpenSSLWrapper", "XMLTree", "PublicSuffix", "YAMLSyntax", "JSONTree", "FileAccess", "TextSyntax",
-                "CertificateTime", "Artifacts",
+                "CertificateTime", "Artifacts", "Archives",
             ]
         ),
         // The use cases every front end shares (check a target for these apps): values in, values out.

@@ -7,6 +7,7 @@
 #   5. the CI gate: one policy file of six apps (AFNetworking, Alamofire, TrustKit, ATS, OkHttp, Android NSC) checked
 #      against the server, before and after a rotation that breaks one of them;
 #   6. pinctl lint: which pin carries the load and what each rotation does; pinctl diagnose: a pin made wrong;
+#      the Android app's pins read from its APK, and the rotation judged against what it ships;
 #   7. when the team's store snapshot is beside the repository (../shared/stores, with real server chains in
 #      ../shared/chains; the data is never committed), one real chain judged on Android and iOS versions.
 # PINCTL_BINARY names a pinctl to run instead of building one. The server is stopped on exit, whatever happens.
@@ -125,6 +126,17 @@ echo "== a pin that matches nothing: made from the whole certificate (a browser'
 fingerprint=$(openssl x509 -in certs/libraries/intermediate-ca.pem -noout -fingerprint -sha256 | cut -d= -f2)
 run diagnose "$fingerprint" --chain certs/libraries/leaf-chain.pem --ca-file certs/libraries/root-ca.pem \
     --at 2026-06-01T00:00:00Z
+
+echo
+echo "== what the Android build really ships: its pins read from the APK itself (examples/android/app-release.apk)"
+# The path as given: relative paths of a policy file are its folder's, and this one is written elsewhere.
+apk="$root/examples/android/app-release.apk"
+run config import "$apk" --name android-release
+{ echo "apps:"; "$pinctl" config import "$apk" --name android-release; } >"$work/build.yaml"
+run verify --config "$work/build.yaml" --chain certs/libraries/leaf-chain.pem --host api.example.com \
+    --ca-file certs/libraries/root-ca.pem --at 2026-06-01T00:00:00Z
+run verify --config "$work/build.yaml" --chain certs/libraries/leaf-rekeyed-chain.pem --host api.example.com \
+    --ca-file certs/libraries/root-ca.pem --at 2026-06-01T00:00:00Z
 
 echo
 echo "== the devices apps run on: a real server's chain judged on each Android and iOS version's root store"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make-example.sh — (re)write examples/: a policy file for six shipped apps, one per library, and the files they
-# ship (pins, an iOS Info.plist, an Android network_security_config.xml), all pinning certs/libraries/. The pins are taken from
+# ship (pins, an iOS Info.plist, an Android network_security_config.xml and the APK built from it), all pinning
+# certs/libraries/. The pins are taken from
 # certs/libraries/spki-pins.txt (computed with the openssl CLI), so run this after scripts/make-library-certs.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -124,4 +125,16 @@ apps:
     library: nsc
     config: android/res/xml/network_security_config.xml
 EOF
+# The Android app as its release build ships it (#35): a manifest and the same res/, compiled by apktool and aapt,
+# aligned and signed (scripts/make-apk.sh, which needs scripts/setup.sh --tests). Committed, so that the demo judges
+# a real APK with no Android tool installed. No <uses-sdk>: the demo judges it as the other apps, on the anchors the
+# policy file gives, whether or not store snapshots are installed.
+cat >"$out/android/AndroidManifest.xml" <<EOF
+<?xml version="1.0" encoding="utf-8"?>
+<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.shop"
+    android:versionCode="59" android:versionName="5.9">
+    <application android:label="Shop" android:networkSecurityConfig="@xml/network_security_config" />
+</manifest>
+EOF
+"$root/scripts/make-apk.sh" "$out/android" "$out/android/app-release.apk"
 echo "make-example.sh: wrote $(find "$out" -type f | wc -l) files in examples/"

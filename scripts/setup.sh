@@ -48,6 +48,9 @@ test_tools=(
     "strace/strace: a test interrupts extract in the middle of its swap"
     "default-jdk-headless/javac: tests compile pinctl's Java exports"
     "git/git: tests build store snapshots from small git histories"
+    "apktool/apktool: tests build the APKs they import (scripts/make-apk.sh)"
+    "zipalign/zipalign: scripts/make-apk.sh aligns the APKs"
+    "apksigner/apksigner: scripts/make-apk.sh signs the APKs"
 )
 ci_tools=(
     "prometheus/prometheus: scripts/serve-prometheus.sh scrapes pinctl serve with it"

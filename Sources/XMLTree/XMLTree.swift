@@ -19,6 +19,15 @@ public struct XMLElement: Sendable {
 
     /// The value of the attribute named `name` (prefix included, e.g. `android:name`), if present.
     public func attribute(_ name: String) -> XMLAttribute? { attributes.first { $0.name == name } }
+
+    /// An element built from another form than XML text (Android's binary XML), with no comments.
+    public init(name: String, attributes: [XMLAttribute], children: [XMLElement], text: String, line: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.children = children
+        self.text = text
+        self.line = line
+    }
 }
 
 /// An attribute as written: its qualified name and value.
@@ -26,6 +35,12 @@ public struct XMLAttribute: Sendable {
     public let name: String
     public let value: String
     public let line: Int
+
+    public init(name: String, value: String, line: Int) {
+        self.name = name
+        self.value = value
+        self.line = line
+    }
 }
 
 /// Why bytes are not a well-formed XML document.

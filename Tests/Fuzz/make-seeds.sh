@@ -444,8 +444,29 @@ for name, app in (("binary-plist", "A"), ("fat-encrypted", "B")):
 data = open(f"{out}/binary-plist.ipa", "rb").read()
 open(f"{out}/cut-short.ipa", "wb").write(data[: len(data) // 2])
 with zipfile.ZipFile(f"{out}/stored-twice.ipa", "w") as z:
-    z.writestr("Payload/D.app/Info.plist", b"<plist/>")
-    z.writestr("Payload/D.app/skip", b"x" * 100)
+    for name, data in (("Payload/D.app/Info.plist", b"<plist/>"), ("Payload/D.app/skip", b"x" * 100)):
+        z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+PY
+# An APK of an NSC fixture with a @raw anchor, and its binary XML and resource table alone.
+tree="$work/apk"
+mkdir -p "$tree/res/xml" "$tree/res/raw"
+cp "$fixtures/nsc/res/xml/raw_anchors.xml" "$tree/res/xml/network_security_config.xml"
+cp "$fixtures/nsc/res/raw/"{other_root.pem,other_root_der.der,two_roots.pem} "$tree/res/raw/"
+cat >"$tree/AndroidManifest.xml" <<'XML'
+<?xml version="1.0" encoding="utf-8"?>
+<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.fuzz" android:versionName="1.0">
+    <uses-sdk android:minSdkVersion="24" android:targetSdkVersion="34"/>
+    <application android:networkSecurityConfig="@xml/network_security_config" android:debuggable="true"/>
+</manifest>
+XML
+"$root/scripts/make-apk.sh" "$tree" "$dir/nsc.apk"
+python3 - "$dir" <<'PY'
+import sys, zipfile
+out = sys.argv[1]
+with zipfile.ZipFile(f"{out}/nsc.apk") as z:
+    for entry, name in (("AndroidManifest.xml", "manifest.axml"), ("resources.arsc", "resources.arsc"),
+                        ("res/xml/network_security_config.xml", "nsc.axml")):
+        open(f"{out}/{name}", "wb").write(z.read(entry))
 PY
 fi
 

@@ -100,13 +100,13 @@ import TestSupport
             let file = try directory.write("pinctl.yaml", text: """
                 apps:
                   - name: android
-                    library: nsc
+                    library: okhttp
                     build: \(ipa)
                 """)
             let result = try verify(file, chain: "leaf-chain.pem")
             #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.contains("pinctl.yaml:4:12: apps[0].build: configures no Android NSC pinning pinctl reads (pinctl "
-                + "reads no Android NSC pins from an .ipa)"), "\(result)")
+            #expect(result.stderr.contains("pinctl.yaml:4:12: apps[0].build: configures no OkHttp pinning pinctl reads "
+                + "(pinctl reads no OkHttp pins from a build)"), "\(result)")
 
             let missing = try directory.write("missing.yaml", text: """
                 apps:

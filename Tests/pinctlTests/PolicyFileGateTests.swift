@@ -120,6 +120,8 @@ import TestSupport
                                                 "--host", "other.example.org"] + Self.at)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("no app of \(file) covers other.example.org"), "\(result)")
+            // No app was judged: no summary line (it said "summary: nothing breaks; " with no app).
+            #expect(!result.stdout.contains("summary:"), "\(result)")
         }
     }
 

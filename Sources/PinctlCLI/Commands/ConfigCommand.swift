@@ -40,12 +40,15 @@ struct ConfigImportCommand: ParsableCommand {
               pinctl config import Resources/Certificates --library alamofire --host api.example.com
               pinctl config import build/App.ipa --name ios-app >> pinctl.yaml
               pinctl config import build/App.ipa --library alamofire --host api.example.com --name ios-af
+              pinctl config import app/build/outputs/apk/release/app-release.apk --name android >> pinctl.yaml
 
-            An iOS app archive (.ipa) gives one entry per library it configures (TrustKit and ATS in its Info.plist; \
-            AFNetworking and Alamofire by the certificates in its bundle, for the hosts --host gives, which the build \
-            does not say), with the app's version and platforms (ios@MinimumOSVersion-); --library keeps one. What \
-            the inline form cannot say exactly names the archive (build:), which check, verify, lint and serve read \
-            again. An App Store download (encrypted) is refused.
+            A build gives one entry per library it configures, with the app's version: an iOS app archive (.ipa) \
+            TrustKit and ATS from its Info.plist and AFNetworking and Alamofire from the certificates in its bundle \
+            (for the hosts --host gives, which the build does not say), with platforms ios@MinimumOSVersion-; an \
+            Android package (.apk) its Network Security Configuration, with minSdk and targetSdk (judged from \
+            android@minSdk-). --library keeps one. What the inline form cannot say exactly names the archive \
+            (build:), which check, verify, lint and serve read again. An App Store download (encrypted) and an \
+            Android App Bundle (.aab) are refused.
             """
     )
 
@@ -102,8 +105,8 @@ struct ConfigImportCommand: ParsableCommand {
         }
     }
 
-    /// An iOS app archive, read whole for every library it configures.
-    private var isBuild: Bool { file.lowercased().hasSuffix(".ipa") }
+    /// A build (an iOS app archive, an Android package or bundle), read whole for every library it configures.
+    private var isBuild: Bool { [".ipa", ".apk", ".aab"].contains { file.lowercased().hasSuffix($0) } }
 
     func run() throws {
         var settings = NativeConfiguration.Settings(hosts: hosts)
@@ -143,9 +146,9 @@ struct ConfigImportCommand: ParsableCommand {
         let bundleLibraries: [Library] = [.afnetworking, .alamofire]
         let libraries = library.map { [$0] } ?? (hosts.isEmpty
             ? LibraryRegistry.all.map(\.library).filter { !bundleLibraries.contains($0) } : nil)
-        let build: IPAConfiguration
+        let build: BuildConfiguration
         do {
-            build = try IPAConfiguration.read(file, libraries: libraries, settings: settings)
+            build = try BuildConfiguration.read(file, libraries: libraries, settings: settings)
         } catch {
             Terminal.error(error.description)
             try ExitStatus.inputError.exit()
@@ -159,9 +162,9 @@ struct ConfigImportCommand: ParsableCommand {
             try ExitStatus.inputError.exit()
         }
         guard !build.apps.isEmpty else {
-            Terminal.error("\(build.infoPlist): configures " + (library.map { "no \($0.displayName) pinning" }
-                ?? "no pinning library pinctl reads (TrustKit's TSKConfiguration, ATS's NSPinnedDomains, certificates "
-                    + "in the bundle)"))
+            Terminal.error("\(build.description): configures " + (library.map { "no \($0.displayName) pinning" }
+                ?? "no pinning library pinctl reads (an Info.plist's TSKConfiguration or NSPinnedDomains, certificates "
+                    + "in an app bundle, an Android manifest's networkSecurityConfig)"))
             try ExitStatus.inputError.exit()
         }
         var entries = ""
@@ -169,9 +172,10 @@ struct ConfigImportCommand: ParsableCommand {
             if verbose { app.reading.notes.forEach { Terminal.printError("note: " + Terminal.safe($0)) } }
             let named = build.apps.count > 1 ? "\(appName)-\(app.library.rawValue)" : appName
             do {
-                entries += try app.reading.appEntry(name: named, library: app.library, hosts: hosts, path: file,
-                                                   isBuild: true, versions: build.version.map { [$0] } ?? [],
-                                                   platforms: build.platforms)
+                entries += try app.reading.appEntry(
+                    name: named, library: app.library, hosts: hosts, path: file, isBuild: true,
+                    versions: build.version.map { [$0] } ?? [],
+                    platforms: build.platforms, minSdk: build.minSdk, targetSdk: build.targetSdk)
             } catch {
                 Terminal.error("\(error)")
                 try ExitStatus.inputError.exit()

@@ -20,6 +20,9 @@ struct BreakageSummary {
         }
     }
 
+    /// Whether no app was judged (every target failed, or no app covered it): there is nothing to sum up.
+    var isEmpty: Bool { broken.isEmpty && passing.isEmpty }
+
     /// "this breaks android (5.0-5.9) on api.example.com:443; ios-afn and okhttp-sdk pass".
     var line: String {
         let passes = passing.isEmpty ? "" : Self.list(passing) + (passing.count == 1 ? " passes" : " pass")

@@ -169,7 +169,7 @@ final class Reporter: @unchecked Sendable {
     private func printDocument(summary: BreakageSummary?) {
         switch output.format {
         case .text:
-            guard let summary, !output.quiet || !summary.broken.isEmpty else { return }
+            guard let summary, !summary.isEmpty, !output.quiet || !summary.broken.isEmpty else { return }
             print(summary.line)
         case .junit:
             Terminal.write(Array(JUnitReport(collected).document), to: STDOUT_FILENO)

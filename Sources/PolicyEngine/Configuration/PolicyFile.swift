@@ -142,6 +142,9 @@ public struct PolicyFile: Sendable {
             guard library == owner.library, member("config") != nil || member("build") != nil else {
                 throw setting.error("\(key) is a setting of \(owner.library.rawValue) apps given by config: or build:")
             }
+            if key == "debuggable", member("build") != nil {
+                throw setting.error("debuggable comes from the build's manifest (android:debuggable), not the entry")
+            }
             try owner.configSettings.first { $0.key == key }?.read(setting, &settings)
         }
         let given = [member("policy").map { ("policy", $0) }, member("config").map { ("config", $0) },
@@ -152,16 +155,25 @@ public struct PolicyFile: Sendable {
                 : "app \(name) has \(given.map { $0.0 + ":" }.joined(separator: " and ")); give one")
         }
         let policy: any TrustPolicy
+        var built: BuildConfiguration?
         switch kind {
         case "policy":
             policy = try library.definition.decodeInline(source, .init(directory: directory, hosts: hosts,
                                                                        pinFiles: pinFiles))
         default:
             let file = resolve(try source.string(), relativeTo: directory)
-            do {
-                policy = kind == "build"
-                    ? try IPAConfiguration.policy(file, library: library, settings: settings)
-                    : try NativeConfiguration.read(file, library: library, settings: settings).policy
+            do throws(ConfigurationError) {
+                if kind == "build" {
+                    built = try BuildConfiguration.read(file, libraries: [library], settings: settings)
+                    guard let app = built?.apps.first else {
+                        throw ConfigurationError(file: file, message: "configures no \(library.displayName) pinning "
+                            + "pinctl reads" + (library.definition.readBuild == nil
+                                ? " (pinctl reads no \(library.displayName) pins from a build)" : ""))
+                    }
+                    policy = app.reading.policy
+                } else {
+                    policy = try NativeConfiguration.read(file, library: library, settings: settings).policy
+                }
             } catch let error where error.file == file && error.line == nil && error.keyPath == nil {
                 // A file that cannot be read at all: say where the policy file names it. (A plist's errors have a key
                 // path but no line: they stay in the plist.)
@@ -171,8 +183,9 @@ public struct PolicyFile: Sendable {
         var app = App(name: name, versions: versions, library: library, hosts: hosts, policy: policy,
                       file: value.file, line: value.line)
         app.platforms = try member("platforms").map(readPlatforms)
-        app.minSdk = try member("minSdk").map(readAPILevel)
-        app.targetSdk = try member("targetSdk").map(readAPILevel)
+        // An APK says its levels (DESIGN §12: read from the build when build: names it); the entry's own win.
+        app.minSdk = try member("minSdk").map(readAPILevel) ?? built?.minSdk
+        app.targetSdk = try member("targetSdk").map(readAPILevel) ?? built?.targetSdk
         return app
     }
 

@@ -2,8 +2,9 @@ import Archives
 import Artifacts
 import FuzzSupport
 
-/// Any bytes, as the zip archive of a build (libarchive through `ZipArchive`, within small bounds) and as the Mach-O
-/// executable whose encryption `MachOEncryption` reads: refused with the archive named, or read within the bounds.
+/// Any bytes, as the zip archive of a build (libarchive through `ZipArchive`, within small bounds), as the Mach-O
+/// executable whose encryption `MachOEncryption` reads, and as an APK's binary XML and `resources.arsc`: refused with
+/// the archive named (or the offset at fault, within the bytes), or read within the bounds.
 enum BuildArchiveFuzz {
     static let label = "fuzz.ipa"
 
@@ -32,6 +33,19 @@ enum BuildArchiveFuzz {
                          "a refusal naming an entry longer than a name may be: \(error)")
         }
         do {
+            let root = try BinaryXML.parse(bytes)
+            Fuzz.require(depth(root) <= 64, "elements nested deeper than the bound")
+        } catch {
+            Fuzz.require(error.offset >= 0 && error.offset <= bytes.count, "an offset outside the bytes: \(error)")
+        }
+        do {
+            let table = try ResourceTable.parse(bytes)
+            // Every id names a resource of a type and a name; a file resource's files are the table's strings.
+            if let id = table.id(type: "raw", name: "ca") { Fuzz.require(table.resource(id)?.name == "ca", "raw/ca") }
+        } catch {
+            Fuzz.require(error.offset >= 0 && error.offset <= bytes.count, "an offset outside the bytes: \(error)")
+        }
+        do {
             let encrypted = try MachOEncryption.encryptedSlices(bytes)
             Fuzz.require(encrypted.count <= 32, "\(encrypted.count) encrypted slices")
         } catch {
@@ -39,6 +53,9 @@ enum BuildArchiveFuzz {
         }
     }
 }
+
+/// How deep the tree is: the root is 1.
+private func depth(_ element: BinaryXMLElement) -> Int { 1 + (element.children.map(depth).max() ?? 0) }
 
 @main
 enum Main {

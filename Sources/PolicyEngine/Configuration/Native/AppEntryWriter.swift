@@ -6,13 +6,15 @@ enum AppEntryWriter {
     /// The entry, indented as the `apps:` list of a pinctl.yaml is (two spaces), ending with a line break.
     /// `path` is given as `config:`, or as `build:` when it is a build's archive.
     static func entry(name: String, library: Library, hosts: [String], path: String, isBuild: Bool = false,
-                      versions: [String] = [], platforms: [String] = [], form: NativeConfiguration.Reading.EntryForm)
-        throws -> String
+                      versions: [String] = [], platforms: [String] = [], levels: (minSdk: Int?, targetSdk: Int?) = (nil, nil),
+                      form: NativeConfiguration.Reading.EntryForm) throws -> String
     {
         var members: [(key: String, value: YAMLEmitter.Node)] = [("name", .scalar(name))]
         if !versions.isEmpty { members.append(("versions", list(versions))) }
         members.append(("library", .scalar(library.rawValue)))
         if !platforms.isEmpty { members.append(("platforms", list(platforms))) }
+        if let minSdk = levels.minSdk { members.append(("minSdk", .scalar(String(minSdk)))) }
+        if let targetSdk = levels.targetSdk { members.append(("targetSdk", .scalar(String(targetSdk)))) }
         if !hosts.isEmpty { members.append(("hosts", list(hosts))) }
         switch form {
         case .inline(let write):

@@ -19,17 +19,32 @@ public enum NSCXMLReader {
     public static func read(_ bytes: [UInt8], path: String, debuggable: Bool = false) throws(ConfigurationError)
         -> NetworkSecurityConfig
     {
-        var reader = Reader(path: path, debuggable: debuggable)
-        let root = try element(bytes, path: path)
+        let companion = debuggable ? debugCompanion(of: path) : nil
+        return try read(try element(bytes, path: path), path: path, debuggable: debuggable, resources: .folder,
+                        debugCompanion: { () throws(ConfigurationError) in
+                            guard let companion else { return nil }
+                            return (try element(try ConfigurationError.contents(of: companion), path: companion),
+                                    companion)
+                        })
+    }
+
+    /// Reads the configuration `root` (parsed from XML text, or built from a build's binary XML) as the file `path`;
+    /// `debugCompanion` gives the `NAME_debug` resource and its label when there is one, asked only of a debuggable
+    /// build whose file has no `debug-overrides`.
+    public static func read(
+        _ root: XMLElement, path: String, debuggable: Bool, resources: Resources,
+        debugCompanion: () throws(ConfigurationError) -> (root: XMLElement, path: String)?
+    ) throws(ConfigurationError) -> NetworkSecurityConfig {
+        var reader = Reader(path: path, debuggable: debuggable, resources: resources)
         let document = try reader.document(root)
         var debugAnchors = document.debugAnchors
         var debugOverrides = document.debugOverrides
         // XmlConfigSource: "If debug is true and there was no debug-overrides in the file check for an extra _debug
         // resource." A release build never reads it.
-        if debuggable, !document.sawDebugOverrides, let companion = debugCompanion(of: path) {
-            var companionReader = Reader(path: companion, debuggable: true, keepsPrefixed: false)
-            let root = try element(try ConfigurationError.contents(of: companion), path: companion)
-            (debugAnchors, debugOverrides) = try companionReader.debugOverridesOnly(root)
+        if debuggable, !document.sawDebugOverrides, let companion = try debugCompanion() {
+            var companionReader = Reader(path: companion.path, debuggable: true, keepsPrefixed: false,
+                                         resources: resources)
+            (debugAnchors, debugOverrides) = try companionReader.debugOverridesOnly(companion.root)
         }
         var notes = reader.notes + reader.warnings
         if document.sawDebugOverrides, !debuggable {
@@ -48,15 +63,6 @@ public enum NSCXMLReader {
             throw ConfigurationError(file: path, line: error.line > 0 ? error.line : nil,
                                      message: "not XML: \(error.message)")
         }
-    }
-
-    /// `getIdentifier(entryName + "_debug", "xml", …)`: the resource named after this one plus `_debug`, in the same
-    /// folder (a resource's name is its file name up to the first dot).
-    private static func debugCompanion(of path: String) -> String? {
-        let name = Path.lastComponent(of: path)
-        let stem = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let companion = Path.join(Path.parent(of: path), stem + "_debug.xml")
-        return (try? FileSystem.kind(of: companion)) == .regular ? companion : nil
     }
 
     /// What the top level of a file holds.
@@ -86,10 +92,13 @@ public enum NSCXMLReader {
         /// root's namespace declarations an export writes too; not from the `_debug` companion, whose are not.
         let keepsPrefixed: Bool
 
-        init(path: String, debuggable: Bool, keepsPrefixed: Bool = true) {
+        let resources: Resources
+
+        init(path: String, debuggable: Bool, keepsPrefixed: Bool = true, resources: Resources = .folder) {
             self.path = path
             self.debuggable = debuggable
             self.keepsPrefixed = keepsPrefixed
+            self.resources = resources
         }
 
         func error(_ element: XMLElement, _ message: String) -> ConfigurationError {
@@ -267,29 +276,15 @@ public enum NSCXMLReader {
             guard !parts[0].contains(":") else {
                 throw error(element, "\(reference) names another package's resource, which pinctl cannot read")
             }
-            let folder = Path.join(NSCXMLReader.resourcesFolder(of: path), String(parts[0]))
-            let name = String(parts[1])
-            let entries = (try? FileSystem.entries(ofDirectory: folder)) ?? []
-            // aapt names a resource by its file name up to the first dot.
-            let files = entries.filter { $0 == name || $0.hasPrefix(name + ".") }
-            guard let file = files.first else { throw error(element, "\(reference): no file \(name).* in \(folder)") }
-            guard files.count == 1 else {
-                throw error(element, "\(reference): \(files.joined(separator: " and ")) in \(folder) are one resource "
-                    + "(aapt refuses the duplicate)")
-            }
-            do {
-                return try CertificateParser.certificates(atPath: Path.join(folder, file))
+            let (type, name) = (String(parts[0]), String(parts[1]))
+            do throws(NSCXMLReader.ResourceFailure) {
+                switch resources {
+                case .build(let lookup): return try NSCXMLReader.certificates(of: lookup, type, name)
+                case .folder: return try NSCXMLReader.folderCertificates(type, name, beside: path)
+                }
             } catch {
-                throw self.error(element, "\(reference): \(error.description)")
+                throw self.error(element, "\(reference): \(error.message)")
             }
         }
-    }
-
-    /// The `res/` folder of a file in `res/xml/`, however the path is written (`network_security_config.xml` run
-    /// from inside `res/xml/` included).
-    static func resourcesFolder(of path: String) -> String {
-        let folder = Path.parent(of: path)
-        let last = Path.lastComponent(of: folder)
-        return last == "." || last == ".." ? Path.join(folder, "..") : Path.parent(of: folder)
     }
 }

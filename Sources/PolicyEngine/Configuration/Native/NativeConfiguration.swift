@@ -43,10 +43,12 @@ public enum NativeConfiguration {
         /// The pinctl.yaml app entry (`config import`) for the file read at `path` (`config:`, or `build:` for a
         /// build's archive), with the app's versions and platforms when the file says them (a build does).
         public func appEntry(name: String, library: Library, hosts: [String], path: String, isBuild: Bool = false,
-                             versions: [String] = [], platforms: [String] = []) throws -> String
+                             versions: [String] = [], platforms: [String] = [], minSdk: Int? = nil,
+                             targetSdk: Int? = nil) throws -> String
         {
             try AppEntryWriter.entry(name: name, library: library, hosts: hosts, path: path, isBuild: isBuild,
-                                     versions: versions, platforms: platforms, form: entryForm)
+                                     versions: versions, platforms: platforms, levels: (minSdk, targetSdk),
+                                     form: entryForm)
         }
     }
 

@@ -36,9 +36,10 @@ extension LibraryDefinition {
             ATSDefinition.reading(try ATSInfoPlistReader.read(path, hosts: settings.hosts))
         },
         readBuild: { build, settings throws(ConfigurationError) in
-            guard build.root[ATSInfoPlistReader.transportSecurity]?.dictionary?[ATSInfoPlistReader.pinnedDomains] != nil
+            guard let plist = build.infoPlist,
+                  plist.root[ATSInfoPlistReader.transportSecurity]?.dictionary?[ATSInfoPlistReader.pinnedDomains] != nil
             else { return nil }
-            return ATSDefinition.reading(try ATSInfoPlistReader.read(build.infoPlist, path: build.infoPlistLabel,
+            return ATSDefinition.reading(try ATSInfoPlistReader.read(plist.bytes, path: plist.label,
                                                                      hosts: settings.hosts))
         },
         exportForms: [.atsPlist],

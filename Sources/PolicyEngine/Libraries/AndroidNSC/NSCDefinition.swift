@@ -38,6 +38,10 @@ extension LibraryDefinition {
             return .init(policy: NSCPolicy(config: config, debuggable: settings.debuggable, hosts: settings.hosts),
                          notes: config.notes, entryForm: .config(settings.debuggable ? [("debuggable", "true")] : []))
         },
+        readBuild: { build, settings throws(ConfigurationError) in
+            guard let apk = build.apk else { return nil }
+            return try NSCBuildReading.read(apk, hosts: settings.hosts)
+        },
         exportForms: [.nscXML],
         flagsProblem: { flags in
             if !flags.has("--nsc-config") {

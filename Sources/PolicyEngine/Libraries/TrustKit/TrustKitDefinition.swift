@@ -27,9 +27,9 @@ extension LibraryDefinition {
             TrustKitDefinition.reading(try TrustKitConfigurationReader.read(path, hosts: settings.hosts))
         },
         readBuild: { build, settings throws(ConfigurationError) in
-            guard build.root[TrustKitKey.configuration] != nil else { return nil }
-            return TrustKitDefinition.reading(try TrustKitConfigurationReader.read(
-                build.infoPlist, path: build.infoPlistLabel, hosts: settings.hosts))
+            guard let plist = build.infoPlist, plist.root[TrustKitKey.configuration] != nil else { return nil }
+            return TrustKitDefinition.reading(try TrustKitConfigurationReader.read(plist.bytes, path: plist.label,
+                                                                                  hosts: settings.hosts))
         },
         exportForms: [.trustkitPlist, .trustkitJSON],
         flagsProblem: { flags in

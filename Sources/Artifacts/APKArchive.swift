@@ -1,0 +1,57 @@
+import Archives
+import FileAccess
+
+/// An Android package (APK) as aapt and the Gradle plugin build it: `AndroidManifest.xml` and `res/…` in binary XML,
+/// `resources.arsc` naming every resource, the other resources as shipped. Read as data: which attributes and
+/// elements pin is PolicyEngine's business.
+public struct APKArchive: Sendable {
+    /// An APK is read whole into memory: larger ones are refused rather than guessed at.
+    public static let maximumSize = 1 << 30
+
+    public let path: String
+    public let manifest: BinaryXMLElement
+    public let resources: ResourceTable
+    /// The entries under `res/`, by path in the archive.
+    private let files: [String: [UInt8]]
+
+    /// `app.apk!res/xml/network_security_config.xml`: an entry named in messages and pin sources.
+    public func label(_ entry: String) -> String { path + "!" + entry }
+
+    /// The entry at `entry` (`res/raw/ca.pem`), nil when the archive has none.
+    public func file(_ entry: String) -> [UInt8]? { files[entry] }
+
+    public static func read(_ path: String) throws(ArchiveError) -> APKArchive {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileInput.read(path, limit: maximumSize)
+        } catch {
+            throw ArchiveError(path, reason: error.reason)
+        }
+        let archive = try ZipArchive.read(bytes, label: path) { name in
+            name == "AndroidManifest.xml" || name == "resources.arsc" || name.hasPrefix("res/")
+        }
+        if archive.entries.contains(where: { $0.name == "BundleConfig.pb" || $0.name.hasSuffix("/resources.pb") }) {
+            throw ArchiveError(path, reason: "is an Android App Bundle (AAB): its resources are protocol buffers, "
+                + "which pinctl does not read; build the APK (bundletool build-apks --mode=universal) and import that")
+        }
+        guard let manifestBytes = archive.contents["AndroidManifest.xml"] else {
+            throw ArchiveError(path, entry: "AndroidManifest.xml", reason: "is missing: not an APK")
+        }
+        let manifest: BinaryXMLElement
+        do {
+            manifest = try BinaryXML.parse(manifestBytes)
+        } catch {
+            throw ArchiveError(path, entry: "AndroidManifest.xml", reason: error.description)
+        }
+        var table = ResourceTable.empty
+        if let tableBytes = archive.contents["resources.arsc"] {
+            do {
+                table = try ResourceTable.parse(tableBytes)
+            } catch {
+                throw ArchiveError(path, entry: "resources.arsc", reason: error.description)
+            }
+        }
+        return APKArchive(path: path, manifest: manifest, resources: table,
+                          files: archive.contents.filter { $0.key.hasPrefix("res/") })
+    }
+}
