@@ -11,14 +11,16 @@ public struct APKArchive: Sendable {
     public let path: String
     public let manifest: BinaryXMLElement
     public let resources: ResourceTable
-    /// The entries under `res/`, by path in the archive.
-    private let files: [String: [UInt8]]
+    private let bytes: [UInt8]
 
     /// `app.apk!res/xml/network_security_config.xml`: an entry named in messages and pin sources.
     public func label(_ entry: String) -> String { path + "!" + entry }
 
-    /// The entry at `entry` (`res/raw/ca.pem`), nil when the archive has none.
-    public func file(_ entry: String) -> [UInt8]? { files[entry] }
+    /// The entry at `entry` (`res/raw/ca.pem`), nil when the archive has none: read when asked for, as an app's
+    /// resources may be far larger than what pinning needs of them.
+    public func file(_ entry: String) throws(ArchiveError) -> [UInt8]? {
+        try ZipArchive.read(bytes, label: path) { $0 == entry }.contents[entry]
+    }
 
     public static func read(_ path: String) throws(ArchiveError) -> APKArchive {
         let bytes: [UInt8]
@@ -28,7 +30,7 @@ public struct APKArchive: Sendable {
             throw ArchiveError(path, reason: error.reason)
         }
         let archive = try ZipArchive.read(bytes, label: path) { name in
-            name == "AndroidManifest.xml" || name == "resources.arsc" || name.hasPrefix("res/")
+            name == "AndroidManifest.xml" || name == "resources.arsc"
         }
         if archive.entries.contains(where: { $0.name == "BundleConfig.pb" || $0.name.hasSuffix("/resources.pb") }) {
             throw ArchiveError(path, reason: "is an Android App Bundle (AAB): its resources are protocol buffers, "
@@ -51,7 +53,6 @@ public struct APKArchive: Sendable {
                 throw ArchiveError(path, entry: "resources.arsc", reason: error.description)
             }
         }
-        return APKArchive(path: path, manifest: manifest, resources: table,
-                          files: archive.contents.filter { $0.key.hasPrefix("res/") })
+        return APKArchive(path: path, manifest: manifest, resources: table, bytes: bytes)
     }
 }

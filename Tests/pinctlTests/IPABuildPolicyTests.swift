@@ -78,6 +78,11 @@ import TestSupport
             }
             #expect(pinned.stdout.contains("pin \(ipa)!Payload/App.app/intermediate.cer matched certificate #1"),
                     "\(pinned)")
+            // Four apps of one build: the archive is opened once (strace).
+            let opened = try PlanReadsOnceTests.opens(
+                ["verify", "--config", file, "--chain", LibraryCerts.path("leaf-chain.pem"), "--host", "api.example.com",
+                 "--at", TestTime.nowText, "--ca-file", LibraryCerts.path("root-ca.pem")], status: 0)
+            #expect(opened[ipa] == 1, "\(opened.filter { $0.key.hasSuffix(".ipa") })")
 
             let other = try verify(file, chain: "leaf-other-intermediate-chain.pem")
             #expect(other.status == 1, "\(other)")

@@ -94,8 +94,9 @@ public struct PolicyFile: Sendable {
             default:
                 sawApps = true
                 let pinFiles = PinFiles()
+                let buildFiles = BuildFiles()
                 for entry in try value.sequence() {
-                    let app = try readApp(entry, directory: directory, pinFiles: pinFiles)
+                    let app = try readApp(entry, directory: directory, pinFiles: pinFiles, buildFiles: buildFiles)
                     if let earlier = apps.first(where: { $0.name == app.name }) {
                         throw entry.error("two apps are named \(app.name) (the first at \(earlier.location))")
                     }
@@ -109,7 +110,7 @@ public struct PolicyFile: Sendable {
         return file
     }
 
-    private static func readApp(_ value: YAMLValue, directory: String, pinFiles: PinFiles)
+    private static func readApp(_ value: YAMLValue, directory: String, pinFiles: PinFiles, buildFiles: BuildFiles)
         throws(ConfigurationError) -> App
     {
         let settingKeys = LibraryRegistry.all.flatMap { $0.configSettings.map(\.key) }
@@ -164,7 +165,8 @@ public struct PolicyFile: Sendable {
             let file = resolve(try source.string(), relativeTo: directory)
             do throws(ConfigurationError) {
                 if kind == "build" {
-                    built = try BuildConfiguration.read(file, libraries: [library], settings: settings)
+                    built = try BuildConfiguration.read(file, libraries: [library], settings: settings,
+                                                        files: buildFiles)
                     guard let app = built?.apps.first else {
                         throw ConfigurationError(file: file, message: "configures no \(library.displayName) pinning "
                             + "pinctl reads" + (library.definition.readBuild == nil

@@ -30,7 +30,14 @@ public struct BuildConfiguration: Sendable {
     public static func read(_ path: String, libraries: [Library]? = nil, settings: NativeConfiguration.Settings)
         throws(ConfigurationError) -> BuildConfiguration
     {
-        let build = try build(path)
+        try read(path, libraries: libraries, settings: settings, files: BuildFiles())
+    }
+
+    /// As above, the archive read once however many apps of a policy file name it (`files`).
+    static func read(_ path: String, libraries: [Library]?, settings: NativeConfiguration.Settings,
+                     files: BuildFiles) throws(ConfigurationError) -> BuildConfiguration
+    {
+        let build = try files.read(path)
         var apps: [App] = []
         for definition in LibraryRegistry.all where libraries?.contains(definition.library) ?? true {
             guard let read = definition.readBuild, let reading = try read(build.contents, settings) else { continue }
@@ -42,7 +49,7 @@ public struct BuildConfiguration: Sendable {
     }
 
     /// A build read, before any library looks at it.
-    struct Read {
+    struct Read: Sendable {
         let contents: AppBuild
         var version: String?
         var platforms: [String] = []
@@ -51,7 +58,7 @@ public struct BuildConfiguration: Sendable {
         let description: String
     }
 
-    private static func build(_ path: String) throws(ConfigurationError) -> Read {
+    static func build(_ path: String) throws(ConfigurationError) -> Read {
         let lowered = path.lowercased()
         if lowered.hasSuffix(".ipa") { return try readIPA(path) }
         if lowered.hasSuffix(".apk") { return try readAPK(path) }

@@ -1,3 +1,4 @@
+import Archives
 import Artifacts
 import XMLTree
 
@@ -42,7 +43,13 @@ enum NSCBuildReading {
                 }
                 var files: [(label: String, bytes: [UInt8])] = []
                 for entry in resources.files(of: id) {
-                    guard let bytes = apk.file(entry) else {
+                    let bytes: [UInt8]?
+                    do throws(ArchiveError) {
+                        bytes = try apk.file(entry)
+                    } catch {
+                        return .failure(BuildConfiguration.refusal(error))
+                    }
+                    guard let bytes else {
                         return .failure(ConfigurationError(file: apk.path, message: "resources.arsc names "
                             + "\(entry), which the archive lacks"))
                     }
@@ -72,7 +79,13 @@ enum NSCBuildReading {
             throw ConfigurationError(file: place, message: "\(named) names a resource of \(files.count) files by "
                 + "configuration (\(files.joined(separator: ", "))): pinctl judges one configuration")
         }
-        guard let bytes = apk.file(entry) else {
+        let read: [UInt8]?
+        do throws(ArchiveError) {
+            read = try apk.file(entry)
+        } catch {
+            throw BuildConfiguration.refusal(error)
+        }
+        guard let bytes = read else {
             throw ConfigurationError(file: apk.label(entry), message: "is missing, though resources.arsc names it")
         }
         do {
