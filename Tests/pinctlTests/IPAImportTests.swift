@@ -55,6 +55,9 @@ import TestSupport
 
                 """, "\(result)")
 
+            #expect(result.stderr.contains("Demo.ipa: pins set in code (Alamofire's evaluators or TrustKit configured "
+                + "in code) are not read from a build yet"), "\(result)")
+
             // --library keeps one, named as given.
             let one = try importing([path, "--library", "ats", "--name", "ios"])
             #expect(one.status == 0, "\(one)")
