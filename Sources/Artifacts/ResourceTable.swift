@@ -70,6 +70,9 @@ public struct ResourceTable: Sendable {
             throw BinaryXMLError(offset: package, reason: "a package header cut short")
         }
         func pool(_ relative: UInt32) throws(BinaryXMLError) -> StringPool {
+            guard Int(relative) < size else {
+                throw BinaryXMLError(offset: package, reason: "a package whose string pool lies outside it")
+            }
             let at = package + Int(relative)
             let (type, _, poolSize) = try Self.chunk(reader, at: at, within: package + size)
             guard type == 0x0001 else { throw BinaryXMLError(offset: at, reason: "no string pool where the package says") }
@@ -99,23 +102,24 @@ public struct ResourceTable: Sendable {
                     (index, relative) = (slot, Int(word))
                 }
                 let entry = offset + Int(entriesStart) + relative
+                // Errors name the type chunk: an entry's own offset may lie past the file.
                 guard let first = reader.u16(entry), let entryFlags = reader.u16(entry + 2),
                       let third = reader.u32(entry + 4) else {
-                    throw BinaryXMLError(offset: entry, reason: "an entry outside its type chunk")
+                    throw BinaryXMLError(offset: offset, reason: "an entry outside its type chunk")
                 }
                 // FLAG_COMPACT (aapt2 of Android 14 on): the key and the value's type and data in 8 bytes.
                 let compact = entryFlags & 0x0008 != 0
                 let key = compact ? UInt32(first) : third
                 let entrySize = compact ? 8 : Int(first)
                 guard entry + entrySize <= offset + typeSize else {
-                    throw BinaryXMLError(offset: entry, reason: "an entry outside its type chunk")
+                    throw BinaryXMLError(offset: offset, reason: "an entry outside its type chunk")
                 }
                 entries += 1
                 guard entries <= Self.maximumEntries else {
-                    throw BinaryXMLError(offset: entry, reason: "more than \(Self.maximumEntries) entries")
+                    throw BinaryXMLError(offset: offset, reason: "more than \(Self.maximumEntries) entries")
                 }
                 let id = packageID << 24 | UInt32(typeID) << 16 | UInt32(index)
-                resources[id] = Resource(type: typeName, name: try keys.string(Int(key), at: entry))
+                resources[id] = Resource(type: typeName, name: try keys.string(Int(key), at: offset))
                 // A simple entry's value: a string (a file resource's path) is kept.
                 let value = entry + entrySize
                 let string: UInt32?
@@ -126,7 +130,7 @@ public struct ResourceTable: Sendable {
                         ? reader.u32(value + 4) : nil
                 }
                 guard let string else { continue }
-                let path = try values.string(Int(string), at: value)
+                let path = try values.string(Int(string), at: offset)
                 if !(files[id]?.contains(path) ?? false) { files[id, default: []].append(path) }
             }
         }

@@ -56,13 +56,13 @@ struct StringPool {
             return String(decoding: reader.bytes[at..<at + count], as: UTF8.self)
         }
         guard let first = reader.u16(at) else {
-            throw BinaryXMLError(offset: at, reason: "string \(index) runs outside its pool")
+            throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
         }
         at += 2
         var count = Int(first)
         if first & 0x8000 != 0 {
             guard let second = reader.u16(at) else {
-                throw BinaryXMLError(offset: at, reason: "string \(index) runs outside its pool")
+                throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
             }
             at += 2
             count = Int(first & 0x7FFF) << 16 | Int(second)
