@@ -11,6 +11,8 @@ public struct APKArchive: Sendable {
     public let path: String
     public let manifest: BinaryXMLElement
     public let resources: ResourceTable
+    /// The names of the archive's file entries, in its order.
+    public let entries: [String]
     private let bytes: [UInt8]
 
     /// `app.apk!res/xml/network_security_config.xml`: an entry named in messages and pin sources.
@@ -20,6 +22,11 @@ public struct APKArchive: Sendable {
     /// resources may be far larger than what pinning needs of them.
     public func file(_ entry: String) throws(ArchiveError) -> [UInt8]? {
         try ZipArchive.read(bytes, label: path) { $0 == entry }.contents[entry]
+    }
+
+    /// The entries `wanted` answers true for, read in one pass over the archive.
+    public func files(_ wanted: (String) -> Bool) throws(ArchiveError) -> [String: [UInt8]] {
+        try ZipArchive.read(bytes, label: path, wanting: wanted).contents
     }
 
     public static func read(_ path: String) throws(ArchiveError) -> APKArchive {
@@ -53,6 +60,7 @@ public struct APKArchive: Sendable {
                 throw ArchiveError(path, entry: "resources.arsc", reason: error.description)
             }
         }
-        return APKArchive(path: path, manifest: manifest, resources: table, bytes: bytes)
+        return APKArchive(path: path, manifest: manifest, resources: table,
+                          entries: archive.entries.filter { !$0.isDirectory }.map(\.name), bytes: bytes)
     }
 }

@@ -37,24 +37,17 @@ public struct BinaryXMLElement: Sendable {
     }
 }
 
-/// Why bytes are not binary XML pinctl can read, with the byte offset at fault.
-public struct BinaryXMLError: Error, Sendable, CustomStringConvertible {
-    public let offset: Int
-    public let reason: String
-    public var description: String { "at byte \(offset): \(reason)" }
-}
-
 public enum BinaryXML {
     public static let androidNamespace = "http://schemas.android.com/apk/res/android"
     static let maximumNodes = 100_000
     static let maximumDepth = 64
 
     /// The document's root element.
-    public static func parse(_ bytes: [UInt8]) throws(BinaryXMLError) -> BinaryXMLElement {
-        var reader = ChunkReader(bytes)
+    public static func parse(_ bytes: [UInt8]) throws(ArtifactFormatError) -> BinaryXMLElement {
+        let reader = ChunkReader(bytes)
         guard let type = reader.u16(0), type == 0x0003, let headerSize = reader.u16(2), let size = reader.u32(4),
               headerSize >= 8, Int(size) <= bytes.count, Int(headerSize) <= Int(size) else {
-            throw BinaryXMLError(offset: 0, reason: "not Android binary XML (no RES_XML_TYPE header)")
+            throw ArtifactFormatError(offset: 0, reason: "not Android binary XML (no RES_XML_TYPE header)")
         }
         var strings = StringPool.empty
         var resourceIDs: [UInt32] = []
@@ -68,13 +61,13 @@ public enum BinaryXML {
             guard let chunkType = reader.u16(offset), let chunkHeader = reader.u16(offset + 2),
                   let chunkSize = reader.u32(offset + 4), chunkHeader >= 8, chunkSize >= UInt32(chunkHeader),
                   offset + Int(chunkSize) <= end else {
-                throw BinaryXMLError(offset: offset, reason: "a chunk whose size runs outside the document")
+                throw ArtifactFormatError(offset: offset, reason: "a chunk whose size runs outside the document")
             }
             let chunk = offset
             offset += Int(chunkSize)
             nodes += 1
             guard nodes <= maximumNodes else {
-                throw BinaryXMLError(offset: chunk, reason: "more than \(maximumNodes) chunks")
+                throw ArtifactFormatError(offset: chunk, reason: "more than \(maximumNodes) chunks")
             }
             switch chunkType {
             case 0x0001:
@@ -86,21 +79,21 @@ public enum BinaryXML {
                 continue
             case 0x0102:
                 guard stack.count < maximumDepth else {
-                    throw BinaryXMLError(offset: chunk, reason: "elements nested deeper than \(maximumDepth)")
+                    throw ArtifactFormatError(offset: chunk, reason: "elements nested deeper than \(maximumDepth)")
                 }
                 let ext = chunk + Int(chunkHeader)
                 guard let line = reader.u32(chunk + 8), let name = reader.u32(ext + 4),
                       let start = reader.u16(ext + 8), let width = reader.u16(ext + 10),
                       let count = reader.u16(ext + 12), width >= 20,
                       ext + Int(start) + Int(count) * Int(width) <= chunk + Int(chunkSize) else {
-                    throw BinaryXMLError(offset: chunk, reason: "an element whose attributes run outside it")
+                    throw ArtifactFormatError(offset: chunk, reason: "an element whose attributes run outside it")
                 }
                 var attributes: [BinaryXMLElement.Attribute] = []
                 for index in 0..<Int(count) {
                     let at = ext + Int(start) + index * Int(width)
                     guard let namespace = reader.u32(at), let attributeName = reader.u32(at + 4),
                           let raw = reader.u32(at + 8), let type = reader.u8(at + 15), let data = reader.u32(at + 16)
-                    else { throw BinaryXMLError(offset: at, reason: "an attribute cut short") }
+                    else { throw ArtifactFormatError(offset: at, reason: "an attribute cut short") }
                     let value: BinaryXMLElement.Value
                     switch type {
                     case 0x01: value = .reference(data)
@@ -121,19 +114,19 @@ public enum BinaryXML {
                 stack.append((try strings.string(Int(name), at: chunk), attributes, [], "", Int(line)))
             case 0x0103:
                 guard let closed = stack.popLast() else {
-                    throw BinaryXMLError(offset: chunk, reason: "an end tag with no element open")
+                    throw ArtifactFormatError(offset: chunk, reason: "an end tag with no element open")
                 }
                 let element = BinaryXMLElement(name: closed.name, attributes: closed.attributes,
                                                children: closed.children, text: closed.text, line: closed.line)
                 if stack.isEmpty {
-                    guard root == nil else { throw BinaryXMLError(offset: chunk, reason: "a second root element") }
+                    guard root == nil else { throw ArtifactFormatError(offset: chunk, reason: "a second root element") }
                     root = element
                 } else {
                     stack[stack.count - 1].children.append(element)
                 }
             case 0x0104:
                 guard let data = reader.u32(chunk + Int(chunkHeader)) else {
-                    throw BinaryXMLError(offset: chunk, reason: "a text chunk cut short")
+                    throw ArtifactFormatError(offset: chunk, reason: "a text chunk cut short")
                 }
                 guard !stack.isEmpty else { continue }
                 stack[stack.count - 1].text += try strings.string(Int(data), at: chunk)
@@ -143,26 +136,9 @@ public enum BinaryXML {
             }
         }
         guard stack.isEmpty, let root else {
-            throw BinaryXMLError(offset: end, reason: stack.isEmpty ? "no root element" : "an element never closed")
+            throw ArtifactFormatError(offset: end,
+                                      reason: stack.isEmpty ? "no root element" : "an element never closed")
         }
         return root
-    }
-}
-
-/// Little-endian reads that answer nil outside the bytes.
-struct ChunkReader {
-    let bytes: [UInt8]
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func u8(_ offset: Int) -> UInt8? { offset >= 0 && offset < bytes.count ? bytes[offset] : nil }
-
-    func u16(_ offset: Int) -> UInt16? {
-        guard offset >= 0, offset + 2 <= bytes.count else { return nil }
-        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
-    }
-
-    func u32(_ offset: Int) -> UInt32? {
-        guard offset >= 0, offset + 4 <= bytes.count else { return nil }
-        return (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
     }
 }

@@ -27,11 +27,11 @@ public struct ResourceTable: Sendable {
     /// The distinct files resource `id` stands for across its configurations, in the table's order.
     public func files(of id: UInt32) -> [String] { files[id] ?? [] }
 
-    public static func parse(_ bytes: [UInt8]) throws(BinaryXMLError) -> ResourceTable {
+    public static func parse(_ bytes: [UInt8]) throws(ArtifactFormatError) -> ResourceTable {
         let reader = ChunkReader(bytes)
         guard reader.u16(0) == 0x0002, let header = reader.u16(2), let size = reader.u32(4), header >= 12,
               Int(size) <= bytes.count, Int(header) <= Int(size) else {
-            throw BinaryXMLError(offset: 0, reason: "not a resource table (no RES_TABLE_TYPE header)")
+            throw ArtifactFormatError(offset: 0, reason: "not a resource table (no RES_TABLE_TYPE header)")
         }
         var table = ResourceTable()
         var values = StringPool.empty
@@ -52,30 +52,32 @@ public struct ResourceTable: Sendable {
     }
 
     /// A chunk's type, header size and size, checked to lie within `end`.
-    private static func chunk(_ reader: ChunkReader, at offset: Int, within end: Int) throws(BinaryXMLError)
+    private static func chunk(_ reader: ChunkReader, at offset: Int, within end: Int) throws(ArtifactFormatError)
         -> (type: UInt16, header: Int, size: Int)
     {
         guard let type = reader.u16(offset), let header = reader.u16(offset + 2), let size = reader.u32(offset + 4),
               header >= 8, size >= UInt32(header), offset + Int(size) <= end else {
-            throw BinaryXMLError(offset: offset, reason: "a chunk whose size runs outside its parent")
+            throw ArtifactFormatError(offset: offset, reason: "a chunk whose size runs outside its parent")
         }
         return (type, Int(header), Int(size))
     }
 
     private mutating func readPackage(_ reader: ChunkReader, at package: Int, header: Int, size: Int,
-                                      values: StringPool, entries: inout Int) throws(BinaryXMLError)
+                                      values: StringPool, entries: inout Int) throws(ArtifactFormatError)
     {
         guard let packageID = reader.u32(package + 8), packageID <= 0xFF, let typeStrings = reader.u32(package + 268),
               let keyStrings = reader.u32(package + 276), header >= 284 else {
-            throw BinaryXMLError(offset: package, reason: "a package header cut short")
+            throw ArtifactFormatError(offset: package, reason: "a package header cut short")
         }
-        func pool(_ relative: UInt32) throws(BinaryXMLError) -> StringPool {
+        func pool(_ relative: UInt32) throws(ArtifactFormatError) -> StringPool {
             guard Int(relative) < size else {
-                throw BinaryXMLError(offset: package, reason: "a package whose string pool lies outside it")
+                throw ArtifactFormatError(offset: package, reason: "a package whose string pool lies outside it")
             }
             let at = package + Int(relative)
             let (type, _, poolSize) = try Self.chunk(reader, at: at, within: package + size)
-            guard type == 0x0001 else { throw BinaryXMLError(offset: at, reason: "no string pool where the package says") }
+            guard type == 0x0001 else {
+                throw ArtifactFormatError(offset: at, reason: "no string pool where the package says")
+            }
             return try StringPool(reader, at: at, size: poolSize)
         }
         let typeNames = try pool(typeStrings)
@@ -88,7 +90,7 @@ public struct ResourceTable: Sendable {
             guard let typeID = reader.u8(offset + 8), typeID > 0, let flags = reader.u8(offset + 9),
                   let count = reader.u32(offset + 12), let entriesStart = reader.u32(offset + 16),
                   count <= 0xFFFF, typeHeader + Int(count) * 4 <= typeSize, Int(entriesStart) <= typeSize else {
-                throw BinaryXMLError(offset: offset, reason: "a type chunk whose tables run outside it")
+                throw ArtifactFormatError(offset: offset, reason: "a type chunk whose tables run outside it")
             }
             let typeName = try typeNames.string(Int(typeID) - 1, at: offset)
             let sparse = flags & 0x01 != 0
@@ -105,18 +107,18 @@ public struct ResourceTable: Sendable {
                 // Errors name the type chunk: an entry's own offset may lie past the file.
                 guard let first = reader.u16(entry), let entryFlags = reader.u16(entry + 2),
                       let third = reader.u32(entry + 4) else {
-                    throw BinaryXMLError(offset: offset, reason: "an entry outside its type chunk")
+                    throw ArtifactFormatError(offset: offset, reason: "an entry outside its type chunk")
                 }
                 // FLAG_COMPACT (aapt2 of Android 14 on): the key and the value's type and data in 8 bytes.
                 let compact = entryFlags & 0x0008 != 0
                 let key = compact ? UInt32(first) : third
                 let entrySize = compact ? 8 : Int(first)
                 guard entry + entrySize <= offset + typeSize else {
-                    throw BinaryXMLError(offset: offset, reason: "an entry outside its type chunk")
+                    throw ArtifactFormatError(offset: offset, reason: "an entry outside its type chunk")
                 }
                 entries += 1
                 guard entries <= Self.maximumEntries else {
-                    throw BinaryXMLError(offset: offset, reason: "more than \(Self.maximumEntries) entries")
+                    throw ArtifactFormatError(offset: offset, reason: "more than \(Self.maximumEntries) entries")
                 }
                 let id = packageID << 24 | UInt32(typeID) << 16 | UInt32(index)
                 resources[id] = Resource(type: typeName, name: try keys.string(Int(key), at: offset))

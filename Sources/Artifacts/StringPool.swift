@@ -16,18 +16,18 @@ struct StringPool {
         self.utf8 = utf8
     }
 
-    init(_ reader: ChunkReader, at chunk: Int, size: Int) throws(BinaryXMLError) {
+    init(_ reader: ChunkReader, at chunk: Int, size: Int) throws(ArtifactFormatError) {
         guard let header = reader.u16(chunk + 2), let count = reader.u32(chunk + 8), let flags = reader.u32(chunk + 16),
               let start = reader.u32(chunk + 20), Int(count) <= size / 4,
               Int(header) + Int(count) * 4 <= size, Int(start) <= size else {
-            throw BinaryXMLError(offset: chunk, reason: "a string pool whose tables run outside it")
+            throw ArtifactFormatError(offset: chunk, reason: "a string pool whose tables run outside it")
         }
         var offsets: [Int] = []
         offsets.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             guard let relative = reader.u32(chunk + Int(header) + index * 4),
                   Int(start) + Int(relative) < size else {
-                throw BinaryXMLError(offset: chunk, reason: "string \(index) lies outside its pool")
+                throw ArtifactFormatError(offset: chunk, reason: "string \(index) lies outside its pool")
             }
             offsets.append(chunk + Int(start) + Int(relative))
         }
@@ -35,9 +35,9 @@ struct StringPool {
     }
 
     /// String `index`; `place` is the offset of what refers to it, for the error.
-    func string(_ index: Int, at place: Int) throws(BinaryXMLError) -> String {
+    func string(_ index: Int, at place: Int) throws(ArtifactFormatError) -> String {
         guard index >= 0, index < offsets.count else {
-            throw BinaryXMLError(offset: place, reason: "string \(index) of a pool of \(offsets.count)")
+            throw ArtifactFormatError(offset: place, reason: "string \(index) of a pool of \(offsets.count)")
         }
         var at = offsets[index]
         if utf8 {
@@ -51,24 +51,24 @@ struct StringPool {
                 return Int(first & 0x7F) << 8 | Int(second)
             }
             guard length() != nil, let count = length(), at + count <= end else {
-                throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
+                throw ArtifactFormatError(offset: offsets[index], reason: "string \(index) runs outside its pool")
             }
             return String(decoding: reader.bytes[at..<at + count], as: UTF8.self)
         }
         guard let first = reader.u16(at) else {
-            throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
+            throw ArtifactFormatError(offset: offsets[index], reason: "string \(index) runs outside its pool")
         }
         at += 2
         var count = Int(first)
         if first & 0x8000 != 0 {
             guard let second = reader.u16(at) else {
-                throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
+                throw ArtifactFormatError(offset: offsets[index], reason: "string \(index) runs outside its pool")
             }
             at += 2
             count = Int(first & 0x7FFF) << 16 | Int(second)
         }
         guard count <= (end - at) / 2 else {
-            throw BinaryXMLError(offset: offsets[index], reason: "string \(index) runs outside its pool")
+            throw ArtifactFormatError(offset: offsets[index], reason: "string \(index) runs outside its pool")
         }
         let units = (0..<count).map { UInt16(reader.bytes[at + 2 * $0]) | UInt16(reader.bytes[at + 2 * $0 + 1]) << 8 }
         return String(decoding: units, as: UTF16.self)

@@ -447,9 +447,41 @@ with zipfile.ZipFile(f"{out}/stored-twice.ipa", "w") as z:
     for name, data in (("Payload/D.app/Info.plist", b"<plist/>"), ("Payload/D.app/skip", b"x" * 100)):
         z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
 PY
-# An APK of an NSC fixture with a @raw anchor, and its binary XML and resource table alone.
+# An APK of an NSC fixture with a @raw anchor and OkHttp pins in its DEX, and its binary XML, resource table and DEX
+# alone.
 tree="$work/apk"
-mkdir -p "$tree/res/xml" "$tree/res/raw"
+mkdir -p "$tree/res/xml" "$tree/res/raw" "$tree/smali/com/example"
+cat >"$tree/smali/com/example/Net.smali" <<'SMALI'
+.class public final Lcom/example/Net;
+.super Ljava/lang/Object;
+
+.method public static pinner(Z)Lokhttp3/CertificatePinner;
+    .registers 8
+    new-instance v0, Lokhttp3/CertificatePinner$Builder;
+    invoke-direct {v0}, Lokhttp3/CertificatePinner$Builder;-><init>()V
+    const-string v1, "fuzz.test"
+    const-string v2, "sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E="
+    if-eqz p0, :other
+    const-string v2, "sha256/YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg="
+    :other
+    filled-new-array {v2}, [Ljava/lang/String;
+    move-result-object v3
+    invoke-virtual {v0, v1, v3}, Lokhttp3/CertificatePinner$Builder;->add(Ljava/lang/String;[Ljava/lang/String;)Lokhttp3/CertificatePinner$Builder;
+    const/4 v4, 0x1
+    new-array v3, v4, [Ljava/lang/String;
+    const/4 v5, 0x0
+    aput-object v2, v3, v5
+    invoke-virtual/range {v0 .. v1}, Lokhttp3/CertificatePinner$Builder;->add(Ljava/lang/String;[Ljava/lang/String;)Lokhttp3/CertificatePinner$Builder;
+    packed-switch v4, :table
+    invoke-virtual {v0}, Lokhttp3/CertificatePinner$Builder;->build()Lokhttp3/CertificatePinner;
+    move-result-object v0
+    return-object v0
+    :table
+    .packed-switch 0x0
+        :other
+    .end packed-switch
+.end method
+SMALI
 cp "$fixtures/nsc/res/xml/raw_anchors.xml" "$tree/res/xml/network_security_config.xml"
 cp "$fixtures/nsc/res/raw/"{other_root.pem,other_root_der.der,two_roots.pem} "$tree/res/raw/"
 cat >"$tree/AndroidManifest.xml" <<'XML'
@@ -465,8 +497,11 @@ import sys, zipfile
 out = sys.argv[1]
 with zipfile.ZipFile(f"{out}/nsc.apk") as z:
     for entry, name in (("AndroidManifest.xml", "manifest.axml"), ("resources.arsc", "resources.arsc"),
-                        ("res/xml/network_security_config.xml", "nsc.axml")):
+                        ("res/xml/network_security_config.xml", "nsc.axml"), ("classes.dex", "classes.dex")):
         open(f"{out}/{name}", "wb").write(z.read(entry))
+    # The DEX cut in half: its header's tables and offsets run past the end.
+    dex = z.read("classes.dex")
+    open(f"{out}/cut-short.dex", "wb").write(dex[: len(dex) // 2])
 PY
 fi
 

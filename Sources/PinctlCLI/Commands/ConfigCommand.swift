@@ -45,18 +45,19 @@ struct ConfigImportCommand: ParsableCommand {
             A build gives one entry per library it configures, with the app's version: an iOS app archive (.ipa) \
             TrustKit and ATS from its Info.plist and AFNetworking and Alamofire from the certificates in its bundle \
             (for the hosts --host gives, which the build does not say), with platforms ios@MinimumOSVersion-; an \
-            Android package (.apk) its Network Security Configuration, with minSdk and targetSdk (judged from \
-            android@minSdk-). --library keeps one. What the inline form cannot say exactly names the archive \
-            (build:), which check, verify, lint and serve read again. An App Store download (encrypted) and an \
-            Android App Bundle (.aab) are refused.
+            Android package (.apk) its Network Security Configuration and the OkHttp pins its DEX adds with constant \
+            arguments, with minSdk and targetSdk (judged from android@minSdk-). --library keeps one. What the inline \
+            form cannot say exactly names the archive (build:), which check, verify, lint and serve read again. An \
+            App Store download (encrypted) and an Android App Bundle (.aab) are refused.
             """
     )
 
-    @Argument(help: ArgumentHelp("The file (or, for a .cer bundle, the directory) the app ships, or the app's .ipa.",
-                                 valueName: "file"))
+    @Argument(help: ArgumentHelp(
+        "The file (or, for a .cer bundle, the directory) the app ships, or the app's .ipa or .apk.",
+        valueName: "file"))
     var file: String
 
-    @Option(help: "The library whose configuration the file is (an .ipa: the one library to keep).")
+    @Option(help: "The library whose configuration the file is (a build: the one library to keep).")
     var library: Library?
 
     @Option(help: ArgumentHelp("The app's name in pinctl.yaml (default: the file's name).", valueName: "name"))
@@ -164,7 +165,8 @@ struct ConfigImportCommand: ParsableCommand {
         guard !build.apps.isEmpty else {
             Terminal.error("\(build.description): configures " + (library.map { "no \($0.displayName) pinning" }
                 ?? "no pinning library pinctl reads (an Info.plist's TSKConfiguration or NSPinnedDomains, certificates "
-                    + "in an app bundle, an Android manifest's networkSecurityConfig)"))
+                    + "in an app bundle, an Android manifest's networkSecurityConfig, OkHttp's CertificatePinner in a "
+                    + "DEX)"))
             try ExitStatus.inputError.exit()
         }
         var entries = ""
@@ -182,12 +184,13 @@ struct ConfigImportCommand: ParsableCommand {
             }
         }
         print(entries, terminator: "")
-        // What a build's code pins is not read yet: said on every import, so the entries above are never taken for all
-        // the app pins.
-        let inCode = file.lowercased().hasSuffix(".apk")
-            ? "OkHttp's CertificatePinner in classes*.dex" : "Alamofire's evaluators or TrustKit configured in code"
-        Terminal.warning("\(file): pins set in code (\(inCode)) are not read from a build yet: if the app pins "
-            + "there too, import that source as well (config import FILE --library okhttp|alamofire|trustkit)")
+        for app in build.apps { app.reading.warnings.forEach { Terminal.warning($0) } }
+        // What an iOS build's code pins is not read yet: said on every import of one, so the entries above are never
+        // taken for all the app pins. (An APK's OkHttp pins are read from its DEX.)
+        guard !file.lowercased().hasSuffix(".apk") else { return }
+        Terminal.warning("\(file): pins set in code (Alamofire's evaluators or TrustKit configured in code) are not "
+            + "read from a build yet: if the app pins there too, import that source as well (config import FILE "
+            + "--library alamofire|trustkit)")
     }
 }
 

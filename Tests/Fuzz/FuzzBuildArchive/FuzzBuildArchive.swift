@@ -3,8 +3,9 @@ import Artifacts
 import FuzzSupport
 
 /// Any bytes, as the zip archive of a build (libarchive through `ZipArchive`, within small bounds), as the Mach-O
-/// executable whose encryption `MachOEncryption` reads, and as an APK's binary XML and `resources.arsc`: refused with
-/// the archive named (or the offset at fault, within the bytes), or read within the bounds.
+/// executable whose encryption `MachOEncryption` reads, as an APK's binary XML and `resources.arsc`, and as a DEX
+/// whose calls and strings are scanned: refused with the archive named (or the offset at fault, within the bytes), or
+/// read within the bounds.
 enum BuildArchiveFuzz {
     static let label = "fuzz.ipa"
 
@@ -42,6 +43,20 @@ enum BuildArchiveFuzz {
             let table = try ResourceTable.parse(bytes)
             // Every id names a resource of a type and a name; a file resource's files are the table's strings.
             if let id = table.id(type: "raw", name: "ca") { Fuzz.require(table.resource(id)?.name == "ca", "raw/ca") }
+        } catch {
+            Fuzz.require(error.offset >= 0 && error.offset <= bytes.count, "an offset outside the bytes: \(error)")
+        }
+        do {
+            let dex = try DexFile.parse(bytes)
+            let found = try dex.scan(calling: { $0.name == "add" }, strings: { $0.hasPrefix("sha256/") })
+            for call in found.calls {
+                Fuzz.require(call.offset >= 0x70 && call.offset < bytes.count, "a call outside the file: \(call.offset)")
+                Fuzz.require(call.method.name == "add", "a call of \(call.method.name), which was not asked for")
+                for case .strings(let texts) in call.arguments {
+                    Fuzz.require(texts.count <= 4096, "an array of \(texts.count) strings")
+                }
+            }
+            Fuzz.require(found.strings.allSatisfy { $0.string.hasPrefix("sha256/") }, "a string not asked for")
         } catch {
             Fuzz.require(error.offset >= 0 && error.offset <= bytes.count, "an offset outside the bytes: \(error)")
         }

@@ -26,12 +26,16 @@ public enum NativeConfiguration {
 
         public let policy: any TrustPolicy
         public let notes: [String]
+        /// What the reading could not judge and a person must hear without `--verbose` (pin strings of a build no
+        /// call the reader knows uses).
+        public let warnings: [String]
         let entryForm: EntryForm
 
-        init(policy: any TrustPolicy, notes: [String], entryForm: EntryForm) {
+        init(policy: any TrustPolicy, notes: [String], entryForm: EntryForm, warnings: [String] = []) {
             self.policy = policy
             self.notes = notes
             self.entryForm = entryForm
+            self.warnings = warnings
         }
 
         /// Whether the app entry gives the policy inline, not by naming the file read.

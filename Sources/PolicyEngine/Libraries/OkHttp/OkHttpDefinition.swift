@@ -50,6 +50,10 @@ extension LibraryDefinition {
                                                               defines: settings.defines)
             return .init(policy: policy, notes: notes, entryForm: .inline { OkHttpDefinition.entry(policy) })
         },
+        readBuild: { build, settings throws(ConfigurationError) in
+            guard let apk = build.apk else { return nil }
+            return try OkHttpBuildReading.read(apk, hosts: settings.hosts)
+        },
         exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
         policyFromFlags: { flags throws(InputError) in try OkHttpDefinition.policy(flags) }
     )

@@ -29,8 +29,14 @@ public struct OkHttpPolicy: TrustPolicy {
     public let entries: [Entry]
     /// Hosts the app talks to besides those its patterns name (policy files only).
     public let hosts: [String]
+    /// What reading the app's build left unjudged (pin strings no `add` call uses), said with every result.
+    let readingWarnings: [String]
 
     public init(entries: [Entry], hosts: [String] = []) {
+        self.init(entries: entries, hosts: hosts, readingWarnings: [])
+    }
+
+    init(entries: [Entry], hosts: [String], readingWarnings: [String]) {
         // A set of what was seen, not a search of what was kept: a generated file may add 100k pins.
         struct Seen: Hashable {
             let pattern: OkHttpPattern
@@ -39,6 +45,7 @@ public struct OkHttpPolicy: TrustPolicy {
         var seen: Set<Seen> = []
         self.entries = entries.filter { seen.insert(Seen(pattern: $0.pattern, pin: $0.pin)).inserted }
         self.hosts = hosts
+        self.readingWarnings = readingWarnings
     }
 
     public var library: Library { .okhttp }
@@ -65,7 +72,7 @@ public struct OkHttpPolicy: TrustPolicy {
     }
 
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
-        var warnings = entries.compactMap { entry -> String? in
+        var warnings = readingWarnings + entries.compactMap { entry -> String? in
             guard entry.pin.hash.count != entry.pin.algorithm.length else { return nil }
             return "the pin \(entry.pin.text) (\(entry.pin.source)) has \(entry.pin.hash.count) bytes where "
                 + "\(entry.pin.algorithm.rawValue) has \(entry.pin.algorithm.length): OkHttp accepts it, and it can "
