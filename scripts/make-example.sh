@@ -136,5 +136,28 @@ cat >"$out/android/AndroidManifest.xml" <<EOF
     <application android:label="Shop" android:networkSecurityConfig="@xml/network_security_config" />
 </manifest>
 EOF
+# Its HTTP client pins with OkHttp too, in code: the intermediate's key and a backup key, as d8 compiles
+# `CertificatePinner.Builder().add("api.example.com", INTERMEDIATE, BACKUP).build()` (the constants inlined).
+mkdir -p "$out/android/smali/com/example/shop"
+cat >"$out/android/smali/com/example/shop/Api.smali" <<EOF
+.class public final Lcom/example/shop/Api;
+.super Ljava/lang/Object;
+
+.method public static pinner()Lokhttp3/CertificatePinner;
+    .registers 5
+    new-instance v0, Lokhttp3/CertificatePinner\$Builder;
+    invoke-direct {v0}, Lokhttp3/CertificatePinner\$Builder;-><init>()V
+    const-string v1, "api.example.com"
+    const-string v2, "$(pin intermediate-ca.pem)"
+    const-string v3, "$(pin leaf-other-intermediate.pem)"
+    filled-new-array {v2, v3}, [Ljava/lang/String;
+    move-result-object v2
+    invoke-virtual {v0, v1, v2}, Lokhttp3/CertificatePinner\$Builder;->add(Ljava/lang/String;[Ljava/lang/String;)Lokhttp3/CertificatePinner\$Builder;
+    move-result-object v0
+    invoke-virtual {v0}, Lokhttp3/CertificatePinner\$Builder;->build()Lokhttp3/CertificatePinner;
+    move-result-object v0
+    return-object v0
+.end method
+EOF
 "$root/scripts/make-apk.sh" "$out/android" "$out/android/app-release.apk"
 echo "make-example.sh: wrote $(find "$out" -type f | wc -l) files in examples/"
