@@ -2,13 +2,14 @@
 """Builds iOS app archives (IPA files) for pinctl's tests, so that no downloaded app is committed.
 
     scripts/make_ipa.py OUT.ipa --name App [--info-plist-xml FILE | --info FILE.json] [--binary-plist]
-        [--version 2.1.0] [--minimum-os 14.0] [--resource PATH ...] [--encrypted] [--fat] [--no-executable]
-        [--executable-bytes FILE]
+        [--version 2.1.0] [--minimum-os 14.0] [--resource PATH ...] [--framework NAME ...]
+        [--framework-resource NAME PATH ...] [--encrypted] [--fat] [--no-executable] [--executable-bytes FILE]
     scripts/make_ipa.py --print-macho FILE      # each slice's cputype and cryptid, to check what was built
 
 The archive is laid out as an App Store IPA: Payload/NAME.app/ with Info.plist (defaults merged with --info or
 --info-plist-xml), a minimal arm64 Mach-O whose LC_ENCRYPTION_INFO_64 says whether it is FairPlay encrypted
-(--fat makes it universal, an x86_64 slice first), the --resource files, and a stub _CodeSignature/CodeResources. Entries have a fixed order and date, so the same arguments give the same bytes.
+(--fat makes it universal, an x86_64 slice first), the --resource files, embedded frameworks (Frameworks/NAME.framework/ with an Info.plist, a binary and the
+--framework-resource files), and a stub _CodeSignature/CodeResources. Entries have a fixed order and date, so the same arguments give the same bytes.
 """
 import argparse
 import io
@@ -136,6 +137,16 @@ def build(args):
         files.append((app + name, 0o100755, executable))
     for path in args.resource:
         files.append((app + pathlib.Path(path).name, 0o100644, read_bytes(path)))
+    # An embedded framework: its own bundle (Info.plist, binary) and the files given for its top.
+    frameworks = sorted(set(args.framework) | {framework for framework, _ in args.framework_resource})
+    for framework in frameworks:
+        if not framework or "/" in framework or framework in (".", ".."):
+            raise Failure(f"--framework {framework!r}: not usable as a framework name")
+        top = f"{app}Frameworks/{framework}.framework/"
+        files.append((top + "Info.plist", 0o100644, plistlib.dumps({"CFBundleExecutable": framework})))
+        files.append((top + framework, 0o100755, macho(CPU_ARM64, 0)))
+    for framework, path in args.framework_resource:
+        files.append((f"{app}Frameworks/{framework}.framework/{pathlib.Path(path).name}", 0o100644, read_bytes(path)))
     seen = set()
     for path, _, _ in files:
         if path in seen:
@@ -166,6 +177,10 @@ def main():
     parser.add_argument("--version", default="1.0", help="CFBundleShortVersionString (default 1.0)")
     parser.add_argument("--minimum-os", default="14.0", help="MinimumOSVersion (default 14.0)")
     parser.add_argument("--resource", action="append", default=[], metavar="PATH", help="file to put in NAME.app/")
+    parser.add_argument("--framework", action="append", default=[], metavar="NAME",
+                        help="embed NAME.framework in NAME.app/Frameworks/")
+    parser.add_argument("--framework-resource", action="append", default=[], nargs=2, metavar=("NAME", "PATH"),
+                        help="file to put in NAME.framework/ (embedding it)")
     parser.add_argument("--encrypted", action="store_true", help="cryptid 1 in the arm64 slice")
     parser.add_argument("--fat", action="store_true", help="universal executable: x86_64 slice, then arm64")
     parser.add_argument("--no-executable", action="store_true", help="leave the executable out")

@@ -17,6 +17,9 @@ public struct IPAArchive: Sendable {
     /// The regular files at the top of the bundle whose extension (`.cer`, with its dot) the reader asked for, by
     /// name within the bundle, in the archive's order.
     public let resources: [(name: String, bytes: [UInt8])]
+    /// Each embedded framework (`Frameworks/NAME.framework/`, by NAME) and the files at its own bundle's top whose
+    /// extension the reader asked for: what `NSBundle bundleForClass:` of a class it defines finds.
+    public let frameworks: [String: [(name: String, bytes: [UInt8])]]
     private let bytes: [UInt8]
 
     /// `App.ipa!Payload/App.app/Info.plist`: an entry of the archive named in messages and pin sources.
@@ -39,9 +42,20 @@ public struct IPAArchive: Sendable {
                   !parts[2].isEmpty else { return nil }
             return ("Payload/\(parts[1])/", String(parts[2]))
         }
+        // A framework's top level: `Payload/NAME.app/Frameworks/F.framework/FILE` (its own bundle's resources).
+        func frameworkTop(_ name: String) -> (framework: String, file: String)? {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 5, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[2] == "Frameworks",
+                  parts[3].hasSuffix(".framework"), parts[3].count > 10, !parts[4].isEmpty else { return nil }
+            return (String(parts[3].dropLast(".framework".count)), String(parts[4]))
+        }
+        func isResource(_ file: String) -> Bool {
+            extensions.contains { file.hasSuffix($0) && file.count > $0.count }
+        }
         let archive = try ZipArchive.read(bytes, label: path) { name in
+            if let (_, file) = frameworkTop(name) { return isResource(file) }
             guard let (_, file) = topLevel(name) else { return false }
-            return file == "Info.plist" || extensions.contains { file.hasSuffix($0) && file.count > $0.count }
+            return file == "Info.plist" || isResource(file)
         }
         let bundles = Set(archive.entries.compactMap { entry -> String? in
             let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
@@ -62,7 +76,18 @@ public struct IPAArchive: Sendable {
                   let contents = archive.contents[entry.name] else { return nil }
             return (file, contents)
         }
-        return IPAArchive(path: path, bundle: bundle, infoPlist: infoPlist, resources: resources, bytes: bytes)
+        var frameworks: [String: [(name: String, bytes: [UInt8])]] = [:]
+        for entry in archive.entries {
+            let parts = entry.name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 4, "\(parts[0])/\(parts[1])/" == bundle, parts[2] == "Frameworks",
+                  parts[3].hasSuffix(".framework"), parts[3].count > 10 else { continue }
+            let framework = String(parts[3].dropLast(".framework".count))
+            frameworks[framework, default: []] += frameworkTop(entry.name).flatMap { top in
+                archive.contents[entry.name].map { [(top.file, $0)] }
+            } ?? []
+        }
+        return IPAArchive(path: path, bundle: bundle, infoPlist: infoPlist, resources: resources,
+                          frameworks: frameworks, bytes: bytes)
     }
 
     /// The file `name` at the bundle's top (the main executable, which the Info.plist names), nil when absent.

@@ -131,6 +131,38 @@ import TestSupport
         }
     }
 
+    /// AFNetworking embedded as a framework loads its default certificates from its own bundle, not the app's
+    /// (`bundleForClass:`): where the two hold different `.cer` files the import stops at the framework, as the app's
+    /// code decides; where they agree, or no framework is embedded, the app's files are read. Alamofire reads
+    /// `Bundle.main` whatever is embedded.
+    @Test func anEmbeddedAFNetworkingWhoseBundleDiffersIsRefused() throws {
+        try TemporaryDirectory.with { directory in
+            let cer = try directory.write("api.cer", bytes: Array(try Data(contentsOf: URL(fileURLWithPath:
+                Certs.path("root-ca.der")))))
+            let host = ["--host", "api.example.com"]
+            let apart = try Self.ipa("apart", in: directory, ["--resource", cer, "--framework", "AFNetworking"])
+            let refused = try importing([apart, "--library", "afnetworking"] + host)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains("apart.ipa!Payload/Demo.app/Frameworks/AFNetworking.framework/: "
+                + "AFNetworking is embedded as a framework: policyWithPinningMode: pins the .cer files of its own bundle "
+                + "(0 there), certificatesInBundle:[NSBundle mainBundle] those of the app's (1)"), "\(refused)")
+            let alamofire = try importing([apart, "--library", "alamofire"] + host)
+            #expect(alamofire.status == 0, "\(alamofire)")
+
+            let inFramework = try Self.ipa("in-framework", in: directory,
+                                           ["--framework-resource", "AFNetworking", cer])
+            let framework = try importing([inFramework, "--library", "afnetworking"] + host)
+            #expect(framework.status == 2, "\(framework)")
+            #expect(framework.stderr.contains("(1 there), certificatesInBundle:[NSBundle mainBundle] those of the "
+                + "app's (0)"), "\(framework)")
+
+            let both = try Self.ipa("both", in: directory, ["--resource", cer, "--framework-resource", "AFNetworking", cer])
+            let agreed = try importing([both, "--library", "afnetworking", "--name", "afn"] + host)
+            #expect(agreed.status == 0, "\(agreed)")
+            #expect(agreed.stdout.contains("library: afnetworking"), "\(agreed)")
+        }
+    }
+
     /// libarchive is opened when an archive is first read: one that cannot be is exit 2 naming it.
     @Test func anArchiveNeedsLibarchiveOnlyWhenRead() throws {
         try TemporaryDirectory.with { directory in

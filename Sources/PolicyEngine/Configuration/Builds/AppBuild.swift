@@ -23,6 +23,8 @@ public struct AppBuild: Sendable {
     let bundleLabel: String
     /// An IPA's files at the bundle's top; none for an APK.
     let files: [File]
+    /// An IPA's embedded frameworks by name (`AFNetworking`), each with the files at its own bundle's top.
+    var frameworks: [String: [File]] = [:]
     /// An APK's archive; nil for an IPA.
     let apk: APKArchive?
 }

@@ -22,6 +22,12 @@ extension BuildConfiguration {
         let contents = AppBuild(
             infoPlist: AppBuild.InfoPlist(bytes: ipa.infoPlist, root: root, label: label), bundleLabel: ipa.label(""),
             files: ipa.resources.map { AppBuild.File(label: ipa.label($0.name), name: $0.name, bytes: $0.bytes) },
+            frameworks: Dictionary(uniqueKeysWithValues: ipa.frameworks.map { framework, files in
+                (framework, files.map { file in
+                    AppBuild.File(label: ipa.label("Frameworks/\(framework).framework/\(file.name)"), name: file.name,
+                                  bytes: file.bytes)
+                })
+            }),
             apk: nil)
         let minimum = root["MinimumOSVersion"]?.string.flatMap { PlatformVersion($0) }
         return Read(contents: contents, version: root["CFBundleShortVersionString"]?.string,

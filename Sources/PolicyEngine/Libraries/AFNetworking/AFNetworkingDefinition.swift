@@ -27,7 +27,22 @@ extension LibraryDefinition {
         },
         readBuild: { build, settings throws(ConfigurationError) in
             // The same `.cer` files, at the top of the app's bundle (NSBundle.mainBundle's resources).
-            guard build.files.contains(where: { $0.name.hasSuffix(".cer") }) else { return nil }
+            let appFiles = build.files.filter { $0.name.hasSuffix(".cer") }
+            // `policyWithPinningMode:` pins `defaultPinnedCertificates`, which AFSecurityPolicy.m loads from
+            // `[NSBundle bundleForClass:[self class]]`: the app's bundle when AFNetworking is linked into the app, its
+            // own when it is embedded as a framework (CocoaPods' use_frameworks!, Carthage). Where the two differ, the
+            // app's code decides which it passes, and pinctl does not read code.
+            if let framework = build.frameworks["AFNetworking"] {
+                let ownFiles = framework.filter { $0.name.hasSuffix(".cer") }
+                guard Set(ownFiles.map(\.bytes)) == Set(appFiles.map(\.bytes)) else {
+                    throw ConfigurationError(file: build.bundleLabel + "Frameworks/AFNetworking.framework/", message:
+                        "AFNetworking is embedded as a framework: policyWithPinningMode: pins the .cer files of its "
+                        + "own bundle (\(ownFiles.count) there), certificatesInBundle:[NSBundle mainBundle] those of "
+                        + "the app's (\(appFiles.count)); which the app passes is in its code: give the afnetworking "
+                        + "app config: (the directory of the files it loads), or --library for the others")
+                }
+            }
+            guard !appFiles.isEmpty else { return nil }
             let (certificates, notes) = try CertificateBundle.certificates(
                 build.files.map { ($0.label, $0.name, $0.bytes) }, library: .afnetworking, extensions: [".cer"],
                 in: build.bundleLabel)
