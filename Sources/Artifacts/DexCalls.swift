@@ -26,18 +26,19 @@ extension DexFile {
         public let offset: Int
     }
 
-    /// Every call of a method `wanted` answers true for, and every `const-string` of a string `wantedString` answers
-    /// true for, in the code of every method the file defines.
+    /// Every call of a method `wanted` answers true for, and every `const-string` of a string that starts with one of
+    /// `prefixes`, in the code of every method the file defines.
     ///
     /// What a register holds is followed only within straight-line code: at every place control may arrive from
     /// elsewhere (a branch or switch target, an exception handler) nothing is known, so a value is never taken from
     /// a path that may not have run. An array handed to other code (a call, a field) before the wanted call is not
     /// known either: that code may have changed it.
-    public func scan(calling wanted: (MethodReference) -> Bool, strings wantedString: (String) -> Bool)
+    public func scan(calling wanted: (MethodReference) -> Bool, stringsStartingWith prefixes: [String])
         throws(ArtifactFormatError) -> (calls: [Call], strings: [StringUse])
     {
         var wantedMethods: [Int: Bool] = [:]
         var wantedStrings: [Int: Bool] = [:]
+        let prefixBytes = prefixes.map { Array($0.utf8) }
         var calls: [Call] = []
         var uses: [StringUse] = []
         for method in try methods() {
@@ -49,9 +50,9 @@ extension DexFile {
                     wantedMethods[index] = answer
                     return answer
                 },
-                isWantedString: { index, place throws(ArtifactFormatError) in
+                isWantedString: { index, _ in
                     if let known = wantedStrings[index] { return known }
-                    let answer = wantedString(try string(index, at: place))
+                    let answer = prefixBytes.contains { string(index, hasPrefix: $0) }
                     wantedStrings[index] = answer
                     return answer
                 })
@@ -60,21 +61,6 @@ extension DexFile {
         }
         return (calls, uses)
     }
-}
-
-/// A `String[]` being filled: shared by the registers that hold it, as the array is.
-private final class StringArray {
-    var elements: [String?]
-    /// Handed to other code, or written at an index the method does not fix.
-    var unknown: String?
-
-    init(_ elements: [String?]) { self.elements = elements }
-}
-
-private enum Register {
-    case string(String)
-    case integer(Int)
-    case array(StringArray)
 }
 
 /// One method's instructions, walked once.
@@ -105,13 +91,13 @@ private struct MethodScanner {
                       isWantedString: (Int, Int) throws(ArtifactFormatError) -> Bool) throws(ArtifactFormatError)
     {
         let joins = try self.joins()
-        var registers: [Int: Register] = [:]
+        var registers = Registers(count: method.registers)
         var result: StringArray?
         var address = 0
         while address < method.units {
             let place = method.instructions + address * 2
             let length = try instructionLength(at: address)
-            if joins.contains(address) { registers = [:] }
+            if joins.contains(address) { registers.clear() }
             let first = unit(address)
             let op = first & 0xFF, aa = first >> 8, a = (first >> 8) & 0xF, b = first >> 12
             let pending = result
@@ -135,10 +121,10 @@ private struct MethodScanner {
             case 0x14: registers[aa] = .integer(Int(Int32(truncatingIfNeeded: unit(address, 1) | unit(address, 2) << 16)))
             case 0x1A, 0x1B:
                 let index = op == 0x1A ? unit(address, 1) : unit(address, 1) | unit(address, 2) << 16
-                let text = try file.string(index, at: place)
-                registers[aa] = .string(text)
+                registers[aa] = .string(index)
                 if try isWantedString(index, place) {
-                    uses.append(.init(string: text, caller: try callerReference(), offset: place))
+                    uses.append(.init(string: try file.string(index, at: place), caller: try callerReference(),
+                                      offset: place))
                 }
             case 0x23:
                 // new-array vA, vB, type: a String[] of a size the method fixes.
@@ -151,7 +137,15 @@ private struct MethodScanner {
             case 0x24, 0x25:
                 let arguments = op == 0x24 ? fiveRegisters(at: address) : rangeRegisters(at: address)
                 if try file.type(unit(address, 1), at: place) == "[Ljava/lang/String;" {
-                    result = StringArray(arguments.map { if case .string(let text)? = registers[$0] { text } else { nil } })
+                    var elements: [String?] = []
+                    for register in arguments {
+                        if case .string(let index)? = registers[register] {
+                            elements.append(try file.string(index, at: place))
+                        } else {
+                            elements.append(nil)
+                        }
+                    }
+                    result = StringArray(elements)
                 }
             case 0x4D:
                 // aput-object vAA (the value), vBB (the array), vCC (the index).
@@ -159,7 +153,9 @@ private struct MethodScanner {
                 escape(aa)
                 if case .array(let filled)? = registers[array] {
                     if case .integer(let at)? = registers[index], filled.elements.indices.contains(at) {
-                        if case .string(let text)? = registers[aa] { filled.elements[at] = text } else {
+                        if case .string(let string)? = registers[aa] {
+                            filled.elements[at] = try file.string(string, at: place)
+                        } else {
                             filled.elements[at] = nil
                         }
                     } else {
@@ -174,11 +170,15 @@ private struct MethodScanner {
                 if try isWanted(index, place) {
                     calls.append(.init(caller: try callerReference(), offset: place,
                                        method: try file.method(index, at: place),
-                                       arguments: arguments.map { value(registers[$0]) }))
+                                       arguments: try arguments.map { (register) throws(ArtifactFormatError) in
+                                           try value(registers[register], at: place)
+                                       }))
                 }
                 arguments.forEach(escape)
             case 0xFA...0xFD:
-                for register in registers.keys { escape(register) }
+                for case .array(let array) in registers.all {
+                    array.unknown = array.unknown ?? "an array handed to other code before the call"
+                }
             default:
                 if let written = DexOpcodes.written(op: op, a: a, aa: aa) {
                     registers[written] = nil
@@ -189,9 +189,9 @@ private struct MethodScanner {
         }
     }
 
-    private func value(_ register: Register?) -> DexFile.Value {
+    private func value(_ register: Register?, at place: Int) throws(ArtifactFormatError) -> DexFile.Value {
         switch register {
-        case .string(let text): return .string(text)
+        case .string(let index): return .string(try file.string(index, at: place))
         case .integer: return .unknown("a number, not a string")
         case .array(let array):
             if let unknown = array.unknown { return .unknown(unknown) }

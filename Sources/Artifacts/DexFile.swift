@@ -97,6 +97,16 @@ public struct DexFile: Sendable {
 
     public var stringCount: Int { stringOffsets.count }
 
+    /// Whether string `index` begins with the bytes `prefix` (ASCII): a test that decodes nothing, for the many
+    /// strings a DEX holds.
+    public func string(_ index: Int, hasPrefix prefix: [UInt8]) -> Bool {
+        guard index >= 0, index < stringOffsets.count else { return false }
+        var at = stringOffsets[index]
+        guard reader.uleb128(&at) != nil, at + prefix.count <= reader.bytes.count else { return false }
+        for (offset, byte) in prefix.enumerated() where reader.bytes[at + offset] != byte { return false }
+        return true
+    }
+
     /// String `index`, decoded from the DEX's modified UTF-8 (`place` refers to it, for the error).
     public func string(_ index: Int, at place: Int = 0) throws(ArtifactFormatError) -> String {
         guard index >= 0, index < stringOffsets.count else {
@@ -106,6 +116,11 @@ public struct DexFile: Sendable {
         guard let length = reader.uleb128(&at) else {
             throw ArtifactFormatError(offset: stringOffsets[index], reason: "string \(index) runs outside the file")
         }
+        // Most strings are ASCII: `length` bytes below 0x80, then the 0 byte.
+        if at + length < reader.bytes.count, reader.bytes[at + length] == 0,
+           !reader.bytes[at..<at + length].contains(where: { $0 == 0 || $0 >= 0x80 }) {
+            return String(decoding: reader.bytes[at..<at + length], as: UTF8.self)
+        }
         var units: [UInt16] = []
         units.reserveCapacity(min(length, reader.bytes.count - at))
         // MUTF-8: NUL as C0 80, characters beyond the BMP as two 3-byte surrogates; the data ends at a 0 byte.
@@ -113,7 +128,8 @@ public struct DexFile: Sendable {
             guard let first = reader.u8(at) else { break }
             let count = first < 0x80 ? 1 : first & 0xE0 == 0xC0 ? 2 : first & 0xF0 == 0xE0 ? 3 : 0
             guard first != 0, count > 0, at + count <= reader.bytes.count,
-                  (1..<count).allSatisfy({ reader.bytes[at + $0] & 0xC0 == 0x80 }) else {
+                  count < 2 || reader.bytes[at + 1] & 0xC0 == 0x80,
+                  count < 3 || reader.bytes[at + 2] & 0xC0 == 0x80 else {
                 throw ArtifactFormatError(offset: at, reason: "string \(index) is not modified UTF-8")
             }
             var unit = count == 1 ? UInt16(first) : count == 2 ? UInt16(first & 0x1F) : UInt16(first & 0x0F)

@@ -48,7 +48,7 @@ enum BuildArchiveFuzz {
         }
         do {
             let dex = try DexFile.parse(bytes)
-            let found = try dex.scan(calling: { $0.name == "add" }, strings: { $0.hasPrefix("sha256/") })
+            let found = try dex.scan(calling: { $0.name == "add" }, stringsStartingWith: ["sha256/"])
             for call in found.calls {
                 Fuzz.require(call.offset >= 0x70 && call.offset < bytes.count, "a call outside the file: \(call.offset)")
                 Fuzz.require(call.method.name == "add", "a call of \(call.method.name), which was not asked for")

@@ -42,7 +42,8 @@ enum OkHttpBuildReading {
         for file in files {
             do throws(ArtifactFormatError) {
                 superclasses.merge(try file.dex.superclasses()) { first, _ in first }
-                for index in 0..<file.dex.stringCount {
+                for index in 0..<file.dex.stringCount
+                where candidatePrefixes.contains(where: { file.dex.string(index, hasPrefix: $0) }) {
                     let text = try file.dex.string(index)
                     if isPinString(text) { pinStrings.append((file.entry, text)) }
                     if text == builder { namesOkHttp = true }
@@ -67,9 +68,11 @@ enum OkHttpBuildReading {
         for file in files {
             do throws(ArtifactFormatError) {
                 let found = try file.dex.scan(calling: { $0.name == "add" && isBuilder($0.owner) },
-                                              strings: isPinString)
+                                              stringsStartingWith: pinPrefixes)
                 calls += found.calls.map { (file.entry, $0) }
-                for use in found.strings { uses[use.string, default: []].append(use.caller.readable) }
+                for use in found.strings where isPinString(use.string) {
+                    uses[use.string, default: []].append(use.caller.readable)
+                }
             } catch {
                 throw ConfigurationError(file: apk.label(file.entry), message: "not a DEX file pinctl can read: "
                     + error.description)
@@ -167,6 +170,10 @@ enum OkHttpBuildReading {
         }
         return numbered.sorted { $0.0 < $1.0 }.map(\.1)
     }
+
+    static let pinPrefixes = ["sha256/", "sha1/"]
+    /// The strings worth decoding of a DEX's many: pins, OkHttp's builder type and messages.
+    static let candidatePrefixes = (pinPrefixes + [builder] + okhttpMessages).map { Array($0.utf8) }
 
     /// `sha256/…` or `sha1/…` with something after the prefix: a string OkHttp would read as a pin.
     static func isPinString(_ text: String) -> Bool {
