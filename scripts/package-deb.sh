@@ -148,6 +148,11 @@ add_stores() {  # PKG
 }
 add_stores "$pkg"
 
+# The alerting rules for pinctl serve (examples/prometheus/pinctl-alerts.yml, tested with promtool in the suite), where
+# a Prometheus's rule_files can name them: /usr/share/pinctl/prometheus/pinctl-alerts.yml.
+install -d -m 755 "$pkg/usr/share/pinctl" "$pkg/usr/share/pinctl/prometheus"
+install -m 644 examples/prometheus/pinctl-alerts.yml "$pkg/usr/share/pinctl/prometheus/"
+
 commit=$("$bin/pinctl" --version | sed -n '2s/^commit //p')
 changed=$(git log -1 --format=%cD 2>/dev/null || date -uR)
 # The changelog's other values are the build's own; each is still one line, or it is not written.

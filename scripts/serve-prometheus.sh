@@ -4,7 +4,9 @@
 #   2. pinctl serve with a policy file of those two targets and two apps: okhttp-sdk pins the root's key (it survives
 #      the re-key), ios-trustkit pins the leaf's key and a backup never deployed (it breaks);
 #   3. Prometheus scraping /probe for both targets every second, relabelled as for the blackbox exporter;
-#   4. its HTTP API queried until pinctl_probe_success shows 1 for the good target and 0 for the rotated one.
+#   4. its HTTP API queried until pinctl_probe_success shows 1 for the good target and 0 for the rotated one;
+#   5. the alerting rules pinctl ships (examples/prometheus/pinctl-alerts.yml, `for:` made 0s) loaded, until the
+#      rotation's alert fires for the app it broke.
 # Every process it starts is stopped on exit, whatever happens, and checked to be gone.
 # Usage: scripts/serve-prometheus.sh [PINCTL]   (default: builds and uses .build/debug/pinctl)
 set -euo pipefail
@@ -92,8 +94,12 @@ exporter=$(grep -o 'on 127\.0\.0\.1:[0-9]*' "$work/serve.log" | head -n 1 | cut 
 echo "== pinctl serve on $exporter; targets 127.0.0.1:$good_port (today's chain), 127.0.0.1:$rotated_port (re-keyed)"
 
 prometheus_port=$(free_port)
+# The alerting rules pinctl ships, each `for:` made 0s so that the rotation's alert fires within the run.
+sed 's/^\( *for:\) .*/\1 0s/' examples/prometheus/pinctl-alerts.yml >"$work/pinctl-alerts.yml"
+promtool check rules "$work/pinctl-alerts.yml" >/dev/null
 cat > "$work/prometheus.yml" <<YAML
 global: { scrape_interval: 1s, scrape_timeout: 1s, evaluation_interval: 1s }
+rule_files: ["$work/pinctl-alerts.yml"]
 scrape_configs:
   - job_name: pinctl
     metrics_path: /probe
@@ -152,6 +158,34 @@ fi
 reasons=$(query 'pinctl_verdict{job="pinctl"} == 0' | sort)
 echo "$ curl '$api/query?query=pinctl_verdict == 0'"
 echo "$reasons"
+
+# The shipped rule fires for the app the rotation broke, and only for it.
+alerts() {
+    python3 - "$api" <<'PY'
+import json, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1] + "/alerts", timeout=5) as answer:
+    body = json.load(answer)
+for alert in body["data"]["alerts"]:
+    if alert["labels"]["alertname"] == "PinctlAppRejectsServedChain" and alert["state"] == "firing":
+        print(alert["labels"]["instance"], alert["labels"]["app"], alert["labels"]["severity"], "--",
+              alert["annotations"]["summary"])
+PY
+}
+expected_alert="127.0.0.1:$rotated_port ios-trustkit critical -- ios-trustkit rejects the chain 127.0.0.1:$rotated_port \
+serves (public-key-not-pinned)"
+fired=""
+for _ in $(seq 30); do
+    fired=$(alerts 2>/dev/null || true)
+    [ "$fired" = "$expected_alert" ] && break
+    sleep 1
+done
+echo "$ curl '$api/alerts'   # firing PinctlAppRejectsServedChain (examples/prometheus/pinctl-alerts.yml)"
+echo "$fired"
+if [ "$fired" != "$expected_alert" ]; then
+    echo "serve-prometheus: expected the alert: $expected_alert" >&2
+    echo "--- prometheus log" >&2; cat "$work/prometheus.log" >&2
+    exit 1
+fi
 
 # The exporter drains and exits 0 on SIGTERM.
 kill -TERM "$serve_pid"

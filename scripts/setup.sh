@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh           building and running pinctl (and the demo)
 #   scripts/setup.sh --tests   and the test suite: its tools, then the SARIF schema (scripts/fetch-test-tools.sh)
-#   scripts/setup.sh --ci      and what CI runs besides: Prometheus for scripts/serve-prometheus.sh
+#   scripts/setup.sh --ci      and what CI runs besides: lintian, and Prometheus for scripts/serve-prometheus.sh
+#                              (its promtool comes with --tests already)
 #   scripts/setup.sh --bench   and the tools of the benchmarks: wrk, nginx, and the blackbox exporter pinctl serve
 #                              is timed against (scripts/bench-serve.sh, scripts/bench-exporter.sh); CI runs neither
 #   scripts/setup.sh --list    prints what it would install, installs nothing
@@ -51,6 +52,7 @@ test_tools=(
     "apktool/apktool: tests build the APKs they import (scripts/make-apk.sh)"
     "zipalign/zipalign: scripts/make-apk.sh aligns the APKs"
     "apksigner/apksigner: scripts/make-apk.sh signs the APKs"
+    "prometheus: a test runs promtool test rules on the alerting rules pinctl ships"
 )
 ci_tools=(
     "prometheus/prometheus: scripts/serve-prometheus.sh scrapes pinctl serve with it"

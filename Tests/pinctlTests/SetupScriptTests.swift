@@ -39,6 +39,8 @@ import TestSupport
 
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("  python3-jsonschema — one test validates pinctl's SARIF"), "\(result)")
+        #expect(result.stderr.contains("  prometheus — a test runs promtool test rules on the alerting rules pinctl "
+            + "ships"), "\(result)")
     }
 
     @Test func anUnknownOptionIsAUsageError() throws {
