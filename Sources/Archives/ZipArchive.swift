@@ -16,7 +16,7 @@ public struct ZipArchive: Sendable {
         public init() {}
     }
 
-    public struct Entry: Sendable, Equatable {
+    public struct Entry: Sendable {
         public let name: String
         public let isDirectory: Bool
     }

@@ -1,13 +1,9 @@
 import Archives
-import FileAccess
 
 /// An Android package (APK) as aapt and the Gradle plugin build it: `AndroidManifest.xml` and `res/…` in binary XML,
 /// `resources.arsc` naming every resource, the other resources as shipped. Read as data: which attributes and
 /// elements pin is PolicyEngine's business.
 public struct APKArchive: Sendable {
-    /// An APK is read whole into memory: larger ones are refused rather than guessed at.
-    public static let maximumSize = 1 << 30
-
     public let path: String
     public let manifest: BinaryXMLElement
     public let resources: ResourceTable
@@ -30,12 +26,7 @@ public struct APKArchive: Sendable {
     }
 
     public static func read(_ path: String) throws(ArchiveError) -> APKArchive {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileInput.read(path, limit: maximumSize)
-        } catch {
-            throw ArchiveError(path, reason: error.reason)
-        }
+        let bytes = try ArchiveFile.read(path)
         let archive = try ZipArchive.read(bytes, label: path) { name in
             name == "AndroidManifest.xml" || name == "resources.arsc"
         }

@@ -1,13 +1,9 @@
 import Archives
-import FileAccess
 
 /// An iOS app archive (IPA) as Xcode and the App Store export it: one `Payload/NAME.app/` holding the app's
 /// Info.plist, its main executable and its resources. Read as data: which keys and files pin is the libraries'
 /// business (PolicyEngine), not this one's.
 public struct IPAArchive: Sendable {
-    /// An IPA is read whole into memory: larger ones are refused rather than guessed at.
-    public static let maximumSize = 1 << 30
-
     /// The archive's path, as given.
     public let path: String
     /// The app bundle's directory in the archive, `Payload/NAME.app/`.
@@ -29,12 +25,7 @@ public struct IPAArchive: Sendable {
     public static func read(_ path: String, resourceExtensions extensions: Set<String>) throws(ArchiveError)
         -> IPAArchive
     {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileInput.read(path, limit: maximumSize)
-        } catch {
-            throw ArchiveError(path, reason: error.reason)
-        }
+        let bytes = try ArchiveFile.read(path)
         // The bundle's top level: `Payload/NAME.app/FILE`, no deeper.
         func topLevel(_ name: String) -> (bundle: String, file: String)? {
             let parts = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -94,8 +85,8 @@ public struct IPAArchive: Sendable {
     public func file(_ name: String) throws(ArchiveError) -> [UInt8]? {
         var limits = ZipArchive.Limits()
         // A main executable may be hundreds of megabytes; only it is read.
-        limits.entryBytes = Self.maximumSize
-        limits.totalBytes = Self.maximumSize
+        limits.entryBytes = ArchiveFile.maximumSize
+        limits.totalBytes = ArchiveFile.maximumSize
         let entry = bundle + name
         return try ZipArchive.read(bytes, label: path, limits: limits) { $0 == entry }.contents[entry]
     }

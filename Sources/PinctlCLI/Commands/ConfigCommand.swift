@@ -107,7 +107,7 @@ struct ConfigImportCommand: ParsableCommand {
     }
 
     /// A build (an iOS app archive, an Android package or bundle), read whole for every library it configures.
-    private var isBuild: Bool { [".ipa", ".apk", ".aab"].contains { file.lowercased().hasSuffix($0) } }
+    private var isBuild: Bool { BuildConfiguration.isBuild(file) }
 
     func run() throws {
         var settings = NativeConfiguration.Settings(hosts: hosts)
@@ -163,7 +163,7 @@ struct ConfigImportCommand: ParsableCommand {
             try ExitStatus.inputError.exit()
         }
         guard !build.apps.isEmpty else {
-            Terminal.error("\(build.description): configures " + (library.map { "no \($0.displayName) pinning" }
+            Terminal.error("\(build.metadataLabel): configures " + (library.map { "no \($0.displayName) pinning" }
                 ?? "no pinning library pinctl reads (an Info.plist's TSKConfiguration or NSPinnedDomains, certificates "
                     + "in an app bundle, an Android manifest's networkSecurityConfig, OkHttp's CertificatePinner in a "
                     + "DEX)"))

@@ -42,6 +42,6 @@ extension BuildConfiguration {
         return Read(contents: AppBuild(infoPlist: nil, bundleLabel: path, files: [], apk: apk), version: version,
                     minSdk: try level(ManifestAttribute.minSdkVersion, "minSdkVersion"),
                     targetSdk: try level(ManifestAttribute.targetSdkVersion, "targetSdkVersion"),
-                    description: apk.label("AndroidManifest.xml"))
+                    metadataLabel: apk.label("AndroidManifest.xml"))
     }
 }

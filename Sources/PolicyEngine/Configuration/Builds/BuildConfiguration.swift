@@ -22,8 +22,9 @@ public struct BuildConfiguration: Sendable {
     public let targetSdk: Int?
     /// The certificates at an IPA's bundle top (`App.ipa!Payload/App.app/api.cer`), which no Info.plist key configures.
     public let bundledCertificates: [String]
-    /// Where the build describes itself (its Info.plist, its manifest), for messages.
-    public let description: String
+    /// The entry where the build describes itself (`App.ipa!Payload/App.app/Info.plist`, `app.apk!AndroidManifest.xml`),
+    /// which messages about the build as a whole name.
+    public let metadataLabel: String
 
     /// Reads the build at `path` for `libraries` (nil: every library a build can configure), by its kind: an `.ipa`
     /// or an `.apk` (an `.aab` is refused with the reason).
@@ -45,7 +46,8 @@ public struct BuildConfiguration: Sendable {
         }
         return BuildConfiguration(apps: apps, version: build.version, platforms: build.platforms,
                                   minSdk: build.minSdk, targetSdk: build.targetSdk,
-                                  bundledCertificates: build.contents.files.map(\.label), description: build.description)
+                                  bundledCertificates: build.contents.files.map(\.label),
+                                  metadataLabel: build.metadataLabel)
     }
 
     /// A build read, before any library looks at it.
@@ -55,7 +57,16 @@ public struct BuildConfiguration: Sendable {
         var platforms: [String] = []
         var minSdk: Int?
         var targetSdk: Int?
-        let description: String
+        let metadataLabel: String
+    }
+
+    /// The kinds of build `read` takes (or refuses with the reason), by extension.
+    public static let extensions = [".ipa", ".apk", ".aab"]
+
+    /// Whether `path` names a build by its extension: `config import` reads it as one.
+    public static func isBuild(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return extensions.contains { lowered.hasSuffix($0) }
     }
 
     static func build(_ path: String) throws(ConfigurationError) -> Read {

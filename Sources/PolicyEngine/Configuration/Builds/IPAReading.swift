@@ -31,7 +31,7 @@ extension BuildConfiguration {
             apk: nil)
         let minimum = root["MinimumOSVersion"]?.string.flatMap { PlatformVersion($0) }
         return Read(contents: contents, version: root["CFBundleShortVersionString"]?.string,
-                    platforms: minimum.map { ["ios@\($0)-"] } ?? [], description: label)
+                    platforms: minimum.map { ["ios@\($0)-"] } ?? [], metadataLabel: label)
     }
 
     /// Refuses an IPA whose main executable (`CFBundleExecutable`) is missing, no Mach-O, or encrypted.
