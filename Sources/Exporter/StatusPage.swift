@@ -25,7 +25,7 @@ enum StatusPage {
         for app in file.apps {
             html += "<tr><td>\(escape(app.name))</td><td>\(escape(app.library.rawValue))</td>"
                 + "<td>\(escape(app.versions.joined(separator: ", ")))</td>"
-                + "<td>\(escape(app.hosts.joined(separator: ", ")))</td></tr>\n"
+                + "<td>\(escape(hostsCell(app)))</td></tr>\n"
         }
         html += "</table>\n<h2>Targets</h2>\n"
         html += settings.allowAnyTarget
@@ -51,6 +51,13 @@ enum StatusPage {
             html += "</table>\n"
         }
         return html + "</body></html>\n"
+    }
+
+    /// The hosts an app covers: those its library's policy names, then its `hosts:`, each once.
+    private static func hostsCell(_ app: PolicyFile.App) -> String {
+        var seen: Set<String> = []
+        return (app.policy.ruleHosts + app.hosts).filter { seen.insert($0.lowercased()).inserted }
+            .joined(separator: ", ")
     }
 
     /// A paragraph on the reload under way, if any; one past --reload-timeout in the error colour.

@@ -9,6 +9,10 @@ public protocol TrustPolicy: Sendable {
     /// app of a policy file cover a target it does not list.
     func hasRule(for host: String) -> Bool
 
+    /// The hosts the policy's own rules name, as a person reads them (`api.example.com`, `example.com and
+    /// subdomains`, an OkHttp pattern as written), in the order written: what a status page lists beside `hosts`.
+    var ruleHosts: [String] { get }
+
     /// Judges the presented chain for `domain` (nil: no name to check).
     func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome
 

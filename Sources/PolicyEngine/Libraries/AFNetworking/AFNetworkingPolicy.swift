@@ -79,6 +79,9 @@ public struct AFNetworkingPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { false }
 
+    /// None: AFNetworking's policy is set on a session, for whatever host it talks to (`hosts:` says which).
+    public var ruleHosts: [String] { [] }
+
     public var pins: [Pin] { pinnedCertificates.map(Pin.certificate) + pinnedKeyHashes.map(Pin.key) }
 
     public func appliedPins(for host: String?) -> AppliedPins {

@@ -87,6 +87,8 @@ public struct ATSPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { applied(to: host).isPinned }
 
+    public var ruleHosts: [String] { domains.map { $0.includesSubdomains ? "\($0.name) and subdomains" : $0.name } }
+
     public func appliedPins(for host: String?) -> AppliedPins {
         guard let host else { return .none("no host: NSPinnedDomains pins by host name") }
         let applied = applied(to: host)

@@ -65,6 +65,8 @@ public struct AlamofirePolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { evaluators.contains { $0.host == host } }
 
+    public var ruleHosts: [String] { evaluators.map(\.host) }
+
     public func evaluate(_ oracle: ChainOracle, domain: String?) -> PolicyOutcome {
         var warnings: [String] = []
         let evaluator: AlamofireEvaluator

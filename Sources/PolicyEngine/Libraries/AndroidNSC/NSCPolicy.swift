@@ -52,6 +52,15 @@ public struct NSCPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { config.hasDomainConfig(for: host) }
 
+    /// Every `<domain>` of every `domain-config`, nested ones too.
+    public var ruleHosts: [String] {
+        func names(_ config: NetworkSecurityConfig.Config) -> [String] {
+            config.domains.map { $0.includeSubdomains ? "\($0.name) and subdomains" : $0.name }
+                + config.children.flatMap(names)
+        }
+        return config.domainConfigs.flatMap(names)
+    }
+
     /// The platform's default anchors when no config sets any: the system store, never overriding pins. User CAs,
     /// which Android adds for apps targeting API 23 or lower, are in the platform's anchors for such an app
     /// (`EvaluationContext.forApp(targetSdk:)`).

@@ -64,6 +64,11 @@ public struct OkHttpPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { !matchingPins(for: host).isEmpty }
 
+    public var ruleHosts: [String] {
+        var seen: Set<String> = []
+        return entries.map(\.pattern.canonical).filter { seen.insert($0).inserted }
+    }
+
     /// `findMatchingPins`: the pins of every pattern matching the host (canonicalised as `HttpUrl` does), pooled in
     /// insertion order; a pin under two matching patterns appears twice, as in OkHttp's failure message.
     public func matchingPins(for host: String) -> [PublicKeyPin] {

@@ -54,6 +54,10 @@ public struct TrustKitPolicy: TrustPolicy {
 
     public func hasRule(for host: String) -> Bool { pinnedDomain(for: host) != nil }
 
+    public var ruleHosts: [String] {
+        domains.map { $0.policy.includeSubdomains ? "\($0.name) and subdomains" : $0.name }
+    }
+
     /// The `TSKPinnedDomains` key whose entry applies to `host` (an exclusion or an expired entry included), or nil.
     public func pinnedDomain(for host: String) -> String? { Self.lookup(host: host, in: domains)?.name }
 
