@@ -78,7 +78,10 @@ private struct MethodScanner {
 
     private var reader: ChunkReader { file.reader }
 
-    private func unit(_ address: Int, _ index: Int = 0) -> Int { Int(reader.u16(method.instructions + (address + index) * 2)!) }
+    /// The 16-bit unit `index` of the instruction at `address`: inside the method, as its length was checked first.
+    private func unit(_ address: Int, _ index: Int = 0) -> Int {
+        Int(reader.u16(method.instructions + (address + index) * 2)!)
+    }
 
     private mutating func callerReference() throws(ArtifactFormatError) -> DexFile.MethodReference {
         if let caller { return caller }
@@ -118,7 +121,8 @@ private struct MethodScanner {
             case 0x0C: registers[aa] = pending.map { .array($0) }
             case 0x12: registers[a] = .integer(Int(Int8(truncatingIfNeeded: b << 4)) >> 4)
             case 0x13: registers[aa] = .integer(Int(Int16(truncatingIfNeeded: unit(address, 1))))
-            case 0x14: registers[aa] = .integer(Int(Int32(truncatingIfNeeded: unit(address, 1) | unit(address, 2) << 16)))
+            case 0x14:
+                registers[aa] = .integer(Int(Int32(truncatingIfNeeded: unit(address, 1) | unit(address, 2) << 16)))
             case 0x1A, 0x1B:
                 let index = op == 0x1A ? unit(address, 1) : unit(address, 1) | unit(address, 2) << 16
                 registers[aa] = .string(index)

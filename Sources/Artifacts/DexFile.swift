@@ -177,7 +177,8 @@ public struct DexFile: Sendable {
                                parameters: parameters, returnType: try type(Int(returnType), at: protoAt))
     }
 
-    /// The superclass each class the file defines names (`Lcom/example/Net$1;` → `Lokhttp3/CertificatePinner$Builder;`).
+    /// The superclass each class the file defines names (`Lcom/example/Net$1;` →
+    /// `Lokhttp3/CertificatePinner$Builder;`).
     public func superclasses() throws(ArtifactFormatError) -> [String: String] {
         var superclasses: [String: String] = [:]
         for defined in classes {

@@ -22,8 +22,8 @@ public struct BuildConfiguration: Sendable {
     public let targetSdk: Int?
     /// The certificates at an IPA's bundle top (`App.ipa!Payload/App.app/api.cer`), which no Info.plist key configures.
     public let bundledCertificates: [String]
-    /// The entry where the build describes itself (`App.ipa!Payload/App.app/Info.plist`, `app.apk!AndroidManifest.xml`),
-    /// which messages about the build as a whole name.
+    /// The entry where the build describes itself (`App.ipa!Payload/App.app/Info.plist`,
+    /// `app.apk!AndroidManifest.xml`), which messages about the build as a whole name.
     public let metadataLabel: String
 
     /// Reads the build at `path` for `libraries` (nil: every library a build can configure), by its kind: an `.ipa`

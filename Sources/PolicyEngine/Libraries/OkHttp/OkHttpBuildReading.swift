@@ -112,7 +112,8 @@ enum OkHttpBuildReading {
                     written, in: "\(place): the pattern \(written): \(error.explanation)"))
             }
             if let problem = PolicyHostName.syntaxError(pattern.canonical, as: .okhttpPattern) {
-                throw ConfigurationError(file: apk.label(entry), message: "\(place): the pattern \(written): \(problem)")
+                throw ConfigurationError(file: apk.label(entry),
+                                         message: "\(place): the pattern \(written): \(problem)")
             }
             for pin in pins {
                 do {
@@ -141,16 +142,17 @@ enum OkHttpBuildReading {
                     + "(-keepnames class okhttp3.**) in the build pinctl reads, or import the source")
             }
             guard unused.isEmpty else {
-                throw ConfigurationError(file: apk.label(unused[0].entry), message: "holds pin strings " + listed(unused)
-                    + " that no call of okhttp3.CertificatePinner$Builder.add uses: pinctl cannot tell what pins with "
-                    + "them; give --library for the other pinning the build configures")
+                throw ConfigurationError(file: apk.label(unused[0].entry), message: "holds pin strings "
+                    + listed(unused) + " that no call of okhttp3.CertificatePinner$Builder.add uses: pinctl cannot "
+                    + "tell what pins with them; give --library for the other pinning the build configures")
             }
             return nil
         }
-        let warnings = unused.isEmpty ? [] : ["\(apk.path): pin strings in the DEX that no CertificatePinner.Builder.add "
-            + "call pinctl read uses: " + listed(unused) + "; if the app pins with them another way, pinctl does not "
-            + "judge it"]
-        var notes = warnings
+        let warnings = unused.isEmpty ? [] : ["\(apk.path): pin strings in the DEX that no CertificatePinner.Builder"
+            + ".add call pinctl read uses: " + listed(unused) + "; if the app pins with them another way, pinctl does "
+            + "not judge it"]
+        // The warnings are said at import whatever --verbose says: not repeated among the notes.
+        var notes: [String] = []
         if callers.count > 1 {
             notes.append("\(apk.path): CertificatePinner.Builder.add is called in \(callers.count) methods ("
                 + callers.joined(separator: ", ") + "): their pins are read as one policy")
