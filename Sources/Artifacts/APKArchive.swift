@@ -17,7 +17,7 @@ public struct APKArchive: Sendable {
     /// The entry at `entry` (`res/raw/ca.pem`), nil when the archive has none: read when asked for, as an app's
     /// resources may be far larger than what pinning needs of them.
     public func file(_ entry: String) throws(ArchiveError) -> [UInt8]? {
-        try ZipArchive.read(bytes, label: path) { $0 == entry }.contents[entry]
+        try files { $0 == entry }[entry]
     }
 
     /// The entries `wanted` answers true for, read in one pass over the archive.

@@ -140,7 +140,7 @@ struct ConfigImportCommand: ParsableCommand {
         name ?? Path.lastComponent(of: file).split(separator: ".").first.map(String.init) ?? "app"
     }
 
-    /// An .ipa: an entry per library found (or the one `--library` keeps), each named `NAME-LIBRARY` when there are
+    /// A build (.ipa, .apk): an entry per library found (or the one `--library` keeps), each named `NAME-LIBRARY` when there are
     /// several, inline where the library's form says the policy exactly, else naming the archive (`build:`).
     /// Certificates in the bundle pin only for the hosts `--host` gives: without them they are named, never dropped.
     private func importBuild(_ settings: NativeConfiguration.Settings) throws {

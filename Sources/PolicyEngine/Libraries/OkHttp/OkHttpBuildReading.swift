@@ -29,8 +29,7 @@ enum OkHttpBuildReading {
             do throws(ArtifactFormatError) {
                 files.append((name, try DexFile.parse(data)))
             } catch {
-                throw ConfigurationError(file: apk.label(name), message: "not a DEX file pinctl can read: "
-                    + error.description)
+                throw unreadable(apk, name, error)
             }
         }
         // A builder subclass (Java's double-brace `new CertificatePinner.Builder() {{ add(…); }}`) calls `add` on
@@ -50,8 +49,7 @@ enum OkHttpBuildReading {
                     if okhttpMessages.contains(text) { hasMessages = true }
                 }
             } catch {
-                throw ConfigurationError(file: apk.label(file.entry), message: "not a DEX file pinctl can read: "
-                    + error.description)
+                throw unreadable(apk, file.entry, error)
             }
         }
         func isBuilder(_ type: String) -> Bool {
@@ -74,8 +72,7 @@ enum OkHttpBuildReading {
                     uses[use.string, default: []].append(use.caller.readable)
                 }
             } catch {
-                throw ConfigurationError(file: apk.label(file.entry), message: "not a DEX file pinctl can read: "
-                    + error.description)
+                throw unreadable(apk, file.entry, error)
             }
         }
         var entries: [OkHttpPolicy.Entry] = []
@@ -159,6 +156,13 @@ enum OkHttpBuildReading {
         }
         let policy = OkHttpPolicy(entries: entries, hosts: hosts, readingWarnings: warnings)
         return .init(policy: policy, notes: notes, entryForm: .config([]), warnings: warnings)
+    }
+
+    /// A DEX entry that is not what its format says, at the offset at fault.
+    private static func unreadable(_ apk: APKArchive, _ entry: String, _ error: ArtifactFormatError)
+        -> ConfigurationError
+    {
+        ConfigurationError(file: apk.label(entry), message: "not a DEX file pinctl can read: " + error.description)
     }
 
     /// `classes.dex`, `classes2.dex` …, in the order ART loads them.
