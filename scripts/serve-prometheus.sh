@@ -6,7 +6,9 @@
 #   3. Prometheus scraping /probe for both targets every second, relabelled as for the blackbox exporter;
 #   4. its HTTP API queried until pinctl_probe_success shows 1 for the good target and 0 for the rotated one;
 #   5. the alerting rules pinctl ships (examples/prometheus/pinctl-alerts.yml, `for:` made 0s) loaded, until the
-#      rotation's alert fires for the app it broke.
+#      rotation's alert fires for the app it broke;
+#   6. the fleet view at / as headless Chromium renders it, saved as a screenshot (FLEET_SCREENSHOT, default
+#      .build/fleet.png).
 # Every process it starts is stopped on exit, whatever happens, and checked to be gone.
 # Usage: scripts/serve-prometheus.sh [PINCTL]   (default: builds and uses .build/debug/pinctl)
 set -euo pipefail
@@ -20,10 +22,13 @@ else
     swift build --product pinctl-serve 2>&1 | tail -n 1   # what pinctl serve runs
     pinctl="$root/.build/debug/pinctl"
 fi
-if ! command -v prometheus >/dev/null; then
-    echo "serve-prometheus: prometheus is not installed (apt-get install prometheus)" >&2
-    exit 1
-fi
+for tool in prometheus chromium; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "serve-prometheus: $tool is not installed (scripts/setup.sh --ci installs it)" >&2
+        exit 1
+    fi
+done
+screenshot=${FLEET_SCREENSHOT:-$root/.build/fleet.png}
 
 work=$(mktemp -d)
 pids=()
@@ -186,6 +191,20 @@ if [ "$fired" != "$expected_alert" ]; then
     echo "--- prometheus log" >&2; cat "$work/prometheus.log" >&2
     exit 1
 fi
+
+# The fleet view Prometheus's scrapes filled, as a browser shows it. --no-sandbox: Chromium refuses its sandbox as
+# root, as CI runs.
+mkdir -p "$(dirname "$screenshot")"
+rm -f "$screenshot"
+HOME="$work" timeout 60 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+    --user-data-dir="$work/chromium" --window-size=1280,900 --screenshot="$screenshot" "http://$exporter/" \
+    >"$work/chromium.log" 2>&1 || true
+if [ ! -s "$screenshot" ]; then
+    echo "serve-prometheus: headless Chromium wrote no screenshot of http://$exporter/" >&2
+    cat "$work/chromium.log" >&2
+    exit 1
+fi
+echo "== the fleet view at http://$exporter/, as Chromium renders it: $screenshot"
 
 # The exporter drains and exits 0 on SIGTERM.
 kill -TERM "$serve_pid"

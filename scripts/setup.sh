@@ -53,6 +53,7 @@ test_tools=(
     "zipalign/zipalign: scripts/make-apk.sh aligns the APKs"
     "apksigner/apksigner: scripts/make-apk.sh signs the APKs"
     "prometheus: a test runs promtool test rules on the alerting rules pinctl ships"
+    "chromium/chromium: tests render serve's fleet view in headless Chromium"
 )
 ci_tools=(
     "prometheus/prometheus: scripts/serve-prometheus.sh scrapes pinctl serve with it"

@@ -38,7 +38,8 @@ public enum Exporter {
         let reloads = ReloadProgress()
         let routes = ExporterRoutes(settings: settings, policies: policies, reloads: reloads, slots: slots,
                                     threads: threads, metrics: metrics,
-                                    recent: RecentProbes(limit: settings.recentProbeCount), logger: logger)
+                                    recent: RecentProbes(limit: settings.recentProbeCount), fleet: Fleet(),
+                                    logger: logger)
         // Trapped before the server listens, so that a SIGHUP sent once it does never meets the default action.
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloader = PolicyReloader(signals: hangups, settings: settings, policies: policies, progress: reloads,

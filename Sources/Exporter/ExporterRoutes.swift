@@ -10,6 +10,7 @@ struct ExporterRoutes: Sendable {
     let threads: ProbeThreads
     let metrics: ExporterMetrics
     let recent: RecentProbes
+    let fleet: Fleet
     let logger: Logger
 
     func router() -> Router<BasicRequestContext> {
@@ -20,7 +21,7 @@ struct ExporterRoutes: Sendable {
         router.get("/probe") { request, _ in await probe(request) }
         router.get("/metrics") { _, _ in Responses.metrics(metrics.render()) }
         router.get("/") { _, _ in
-            Responses.html(StatusPage.render(policy: policies.policy, reload: reloads.running,
+            Responses.html(StatusPage.render(policy: policies.policy, reload: reloads.running, fleet: fleet.all,
                                              recent: recent.newestFirst, settings: settings))
         }
         return router
@@ -49,6 +50,8 @@ struct ExporterRoutes: Sendable {
         let result = await threads.run { [settings] in Probe.run(probeRequest, policy: policy, settings: settings) }
         metrics.probeFinished(result)
         recent.add(result)
+        fleet.record(result, coveringApps: policy.plan.judge.apps(covering: result.domain).map(\.name)
+            .filter { probeRequest.app == nil || $0 == probeRequest.app }, listed: policy.lists(probeRequest.target))
         logger.debug("probe", metadata: [
             "target": "\(result.target)", "domain": "\(result.domain)", "outcome": "\(result.outcomeWord)",
             "seconds": "\(result.seconds)",

@@ -28,6 +28,13 @@ struct ProbeResult: Sendable {
     /// Every `outcomeWord`: the exporter counts each from the start.
     static let outcomeWords = ["trusted", "rejected", "error"]
 
+    /// DESIGN §11's `breaksOn`: when the first rotation that breaks the app is due, from the forecast `pinctl lint`
+    /// makes on the same chain; nil when no rotation breaks it.
+    static func breaksOn(_ report: TargetReport, domain: String) -> Date? {
+        RotationForecast(pins: report.policy.appliedPins(for: domain), builtChain: report.evaluation.builtChain)
+            .breaksOn
+    }
+
     /// `trusted`, `rejected` or `error`, for the exporter's own counters and the status page.
     var outcomeWord: String {
         guard case .judged = outcome else { return "error" }

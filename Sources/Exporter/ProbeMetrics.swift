@@ -58,9 +58,7 @@ enum ProbeMetrics {
     /// the forecast `pinctl lint` makes on the same chain; no sample for an app that no rotation breaks.
     private static func breaksOn(_ reports: [TargetReport], domain: String, registry: PrometheusCollectorRegistry) {
         for report in reports {
-            let forecast = RotationForecast(pins: report.policy.appliedPins(for: domain),
-                                            builtChain: report.evaluation.builtChain)
-            guard let date = forecast.breaksOn else { continue }
+            guard let date = ProbeResult.breaksOn(report, domain: domain) else { continue }
             registry.makeGauge(descriptor: descriptor(
                 "pinctl_policy_breaks_on_seconds",
                 "When the first rotation that breaks the app is due (pinctl lint's breaksOn), in Unix seconds."

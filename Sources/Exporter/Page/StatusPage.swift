@@ -4,35 +4,38 @@ import PolicyEngine
 
 /// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.
 enum StatusPage {
-    static func render(policy: LoadedPolicy, reload: ReloadProgress.Running?, recent: [RecentProbe],
-                       settings: ExporterSettings) -> String
+    static func render(policy: LoadedPolicy, reload: ReloadProgress.Running?, fleet: [Fleet.Row],
+                       recent: [RecentProbe], settings: ExporterSettings) -> String
     {
         let file = policy.file
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>pinctl serve</title>
             <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-            td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}.rejected,.error{color:#b00}\
-            .trusted{color:#070}</style></head><body>
+            td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}\
+            .rejected,.error{color:#b00}.trusted{color:#070}.cell{padding:.2em 0}.cell+.cell{border-top:1px dotted #ccc}\
+            .cell.rejected{background:#fee}.cell.error{background:#fff4e0}.stale{opacity:.6}\
+            .uncovered,.unprobed{color:#777}</style></head><body>
             <h1>pinctl serve</h1>
             <p>Policy file <code>\(escape(file.path))</code>, read \(escape(Timestamp.iso8601(policy.loadedAt))). \
             Probe with <code>/probe?target=HOST:PORT[&amp;app=NAME][&amp;servername=NAME]</code>; \
             the exporter's own metrics are at <a href="/metrics">/metrics</a>.</p>
-            \(reloadNotice(reload, settings: settings))<h2>Apps</h2>
+            \(reloadNotice(reload, settings: settings))\(FleetTable.render(fleet, policy: policy,
+                                                                          now: settings.fixedTime ?? Date()))<h2>Apps</h2>
             <table><tr><th>app</th><th>library</th><th>versions</th><th>hosts</th></tr>
 
             """
         for app in file.apps {
             html += "<tr><td>\(escape(app.name))</td><td>\(escape(app.library.rawValue))</td>"
                 + "<td>\(escape(app.versions.joined(separator: ", ")))</td>"
-                + "<td>\(escape(hostsCell(app)))</td></tr>\n"
+                + "<td>\(escape(hosts(of: app).joined(separator: ", ")))</td></tr>\n"
         }
         html += "</table>\n<h2>Targets</h2>\n"
         html += settings.allowAnyTarget
             ? "<p>Any target may be probed (--allow-any-target).</p>\n"
             : "<p>Only these may be probed:</p>\n"
         html += "<ul>\n" + file.targets.map { target in
-            "<li><a href=\"/probe?target=\(escape(percentEncoded(target.description)))\">"
+            "<li><a href=\"\(HTML.probeLink([("target", target.description)]))\">"
                 + "\(escape(target.description))</a></li>\n"
         }.joined() + "</ul>\n"
         html += "<h2>Recent probes</h2>\n"
@@ -54,10 +57,9 @@ enum StatusPage {
     }
 
     /// The hosts an app covers: those its library's policy names, then its `hosts:`, each once.
-    private static func hostsCell(_ app: PolicyFile.App) -> String {
+    static func hosts(of app: PolicyFile.App) -> [String] {
         var seen: Set<String> = []
         return (app.policy.ruleHosts + app.hosts).filter { seen.insert($0.lowercased()).inserted }
-            .joined(separator: ", ")
     }
 
     /// A paragraph on the reload under way, if any; one past --reload-timeout in the error colour.
@@ -70,35 +72,5 @@ enum StatusPage {
             + "reloads only once this one ends.</p>\n"
     }
 
-    /// Text safe inside an element or a quoted attribute.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
-
-    /// A query value: every byte but the unreserved ones percent-encoded.
-    private static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            let unreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-                || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
-            if unreserved {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
-    }
+    private static func escape(_ text: String) -> String { HTML.escape(text) }
 }
