@@ -102,6 +102,7 @@ let package = Package(
                 "Checking",
                 "PolicyEngine",
                 "OpenSSLWrapper",
+                "JSONTree",
                 "TextSyntax",
                 "Transport",
                 .product(name: "Hummingbird", package: "hummingbird"),

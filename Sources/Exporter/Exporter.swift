@@ -39,6 +39,7 @@ public enum Exporter {
         let routes = ExporterRoutes(settings: settings, policies: policies, reloads: reloads, slots: slots,
                                     threads: threads, metrics: metrics,
                                     recent: RecentProbes(limit: settings.recentProbeCount), fleet: Fleet(),
+                                    reports: FieldReports(limit: settings.recentProbeCount),
                                     logger: logger)
         // Trapped before the server listens, so that a SIGHUP sent once it does never meets the default action.
         let hangups = await UnixSignalsSequence(trapping: .sighup)

@@ -47,8 +47,20 @@ final class ExporterMetrics: Sendable {
         for result in ["success", "failure"] { _ = reloads(result) }
     }
 
-    /// Why requests are refused, one counter each: 503 busy, 403 forbidden, 400 bad-request, 413/414 too-large.
-    static let refusalReasons = ["busy", "forbidden", "bad-request", "too-large"]
+    /// Why requests are refused, one counter each: 503 busy, 403 forbidden, 400 bad-request, 413/414 too-large; for
+    /// `/report`, 400 bad-report (not a TrustKit report), 404/422 unjudged-report (no app of the policy file can
+    /// judge it) and 429 too-many-reports.
+    static let refusalReasons = ["busy", "forbidden", "bad-request", "too-large", "bad-report", "unjudged-report",
+                                 "too-many-reports"]
+
+    /// A field report judged: counted by app, host and whether pinctl's verdict agrees with the device's.
+    func fieldReport(app: String, host: String, gate: ReportJudgement.Gate) {
+        registry.makeCounter(descriptor: Self.descriptor(
+            "pinctl_field_reports_total",
+            "TrustKit pin-failure reports received at /report, each judged by the policy file: gate is predicted when "
+                + "pinctl rejects the reported chain too, unexpected when it trusts the chain the device refused."
+        ), labels: [("app", app), ("host", host), ("gate", gate.rawValue)]).increment()
+    }
 
     func probeFinished(_ result: ProbeResult) {
         (probesByOutcome[result.outcomeWord] ?? Self.probes(result.outcomeWord, in: registry)).increment()

@@ -1,7 +1,8 @@
+import FoundationEssentials
 import Hummingbird
 import Logging
 
-/// `/probe`, `/metrics` and `/`: what each route answers, and the bookkeeping around a probe.
+/// `/probe`, `/report`, `/metrics` and `/`: what each route answers, and the bookkeeping around a probe.
 struct ExporterRoutes: Sendable {
     let settings: ExporterSettings
     let policies: PolicyHolder
@@ -11,6 +12,7 @@ struct ExporterRoutes: Sendable {
     let metrics: ExporterMetrics
     let recent: RecentProbes
     let fleet: Fleet
+    let reports: FieldReports
     let logger: Logger
 
     func router() -> Router<BasicRequestContext> {
@@ -19,9 +21,14 @@ struct ExporterRoutes: Sendable {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLimits(maxURILength: settings.maxURILength) { metrics.refused($0) })
         router.get("/probe") { request, _ in await probe(request) }
+        router.post("/report") { request, _ in await report(request, appName: nil) }
+        router.post("/report/:app") { request, context in
+            await report(request, appName: context.parameters.get("app"))
+        }
         router.get("/metrics") { _, _ in Responses.metrics(metrics.render()) }
         router.get("/") { _, _ in
             Responses.html(StatusPage.render(policy: policies.policy, reload: reloads.running, fleet: fleet.all,
+                                             reports: reports.newestFirst,
                                              recent: recent.newestFirst, settings: settings))
         }
         return router
@@ -57,5 +64,52 @@ struct ExporterRoutes: Sendable {
             "seconds": "\(result.seconds)",
         ])
         return Responses.metrics(ProbeMetrics.render(result))
+    }
+
+    /// A TrustKit pin-failure report (`POST /report`, or `/report/APP` naming the app that sent it): judged by the
+    /// policy file on a probe thread and counted; a body that is no report, or one no app can judge, is refused with
+    /// the reason and counted nowhere else.
+    func report(_ request: Request, appName: String?) async -> Response {
+        guard reports.admit() else {
+            metrics.refused("too-many-reports")
+            var response = Responses.text(.tooManyRequests, "more than \(Int(FieldReports.perSecond)) reports a "
+                + "second arrive: this one is not judged")
+            response.headers[.retryAfter] = "1"
+            return response
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: FieldReports.maximumBytes)
+        } catch {
+            metrics.refused("too-large")
+            return Responses.text(.contentTooLarge, "a report is at most \(FieldReports.maximumBytes) bytes")
+        }
+        let policy = policies.policy
+        let receivedAt = settings.fixedTime ?? Date()
+        let judged = await threads.run { () -> Result<ReportJudgement, RequestRefusal> in
+            do throws(PinFailureReport.Malformed) {
+                let report = try PinFailureReport.parse(Array(buffer: body))
+                return Result { () throws(RequestRefusal) in
+                    try ReportJudgement.judge(report, appName: appName, policy: policy, receivedAt: receivedAt)
+                }
+            } catch {
+                return .failure(RequestRefusal(status: .badRequest, message: "not a TrustKit pin-failure report: "
+                    + error.message))
+            }
+        }
+        switch judged {
+        case .failure(let refusal):
+            metrics.refused(refusal.status == .badRequest ? "bad-report" : "unjudged-report")
+            logger.info("report refused", metadata: ["status": "\(refusal.status.code)", "reason": "\(refusal.message)"])
+            return Responses.text(refusal.status, refusal.message)
+        case .success(let judgement):
+            let host = reports.record(judgement)
+            metrics.fieldReport(app: judgement.app, host: host, gate: judgement.gate)
+            logger.info("report", metadata: [
+                "app": "\(judgement.app)", "host": "\(judgement.report.hostname)", "gate": "\(judgement.gate)",
+                "reasons": "\(judgement.reasons.joined(separator: ","))",
+            ])
+            return Responses.text(.ok, judgement.summary)
+        }
     }
 }

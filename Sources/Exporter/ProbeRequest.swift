@@ -13,47 +13,41 @@ struct ProbeRequest: Sendable {
     /// Seconds the probe may take.
     let timeout: Double
 
-    /// Why a probe was not run: the HTTP status and a sentence a person can act on.
-    struct Refusal: Error, Sendable {
-        let status: HTTPResponse.Status
-        let message: String
-    }
-
     /// The header Prometheus sends with the scrape's timeout in seconds.
     static let scrapeTimeoutHeader = HTTPField.Name("X-Prometheus-Scrape-Timeout-Seconds")!
 
     /// Reads the query; `parameters` are the decoded query parameters in order (repeats kept).
     init(parameters: [(String, String)], scrapeTimeout: String?, policy: LoadedPolicy, settings: ExporterSettings)
-        throws(Refusal)
+        throws(RequestRefusal)
     {
-        func single(_ name: String) throws(Refusal) -> String? {
+        func single(_ name: String) throws(RequestRefusal) -> String? {
             let values = parameters.filter { $0.0 == name }.map(\.1)
             guard values.count <= 1 else {
-                throw Refusal(status: .badRequest, message: "give \(name) once, not \(values.count) times")
+                throw RequestRefusal(status: .badRequest, message: "give \(name) once, not \(values.count) times")
             }
             return values.first
         }
         guard let targetText = try single("target"), !targetText.isEmpty else {
-            throw Refusal(status: .badRequest, message: "missing target: /probe?target=HOST:PORT[&app=NAME]")
+            throw RequestRefusal(status: .badRequest, message: "missing target: /probe?target=HOST:PORT[&app=NAME]")
         }
         let target: Target
         do {
             target = try Target(parsing: targetText)
         } catch {
-            throw Refusal(status: .badRequest, message: error.description)
+            throw RequestRefusal(status: .badRequest, message: error.description)
         }
         guard settings.allowAnyTarget || policy.lists(target) else {
-            throw Refusal(status: .forbidden, message: "target \(target) is not one of the targets of "
+            throw RequestRefusal(status: .forbidden, message: "target \(target) is not one of the targets of "
                 + "\(policy.file.path): list it there (then send SIGHUP), or start pinctl serve with "
                 + "--allow-any-target")
         }
         let servername = try single("servername")
         if let servername, let problem = DomainName.syntaxError(servername) {
-            throw Refusal(status: .badRequest, message: "servername \(servername): \(problem)")
+            throw RequestRefusal(status: .badRequest, message: "servername \(servername): \(problem)")
         }
         let app = try single("app")
         if let app, !policy.file.apps.contains(where: { $0.name == app }) {
-            throw Refusal(status: .badRequest, message: "app \(app): \(policy.file.path) has no app of that name "
+            throw RequestRefusal(status: .badRequest, message: "app \(app): \(policy.file.path) has no app of that name "
                 + "(its apps: \(policy.file.apps.map(\.name).joined(separator: ", ")))")
         }
         self.target = target
@@ -64,11 +58,11 @@ struct ProbeRequest: Sendable {
 
     /// `--timeout`, capped by the scrape's own timeout less a margin for the answer to travel back: half a second,
     /// or half the scrape timeout when that is shorter.
-    static func timeout(_ configured: Double, scrapeTimeout: String?) throws(Refusal) -> Double {
+    static func timeout(_ configured: Double, scrapeTimeout: String?) throws(RequestRefusal) -> Double {
         guard let scrapeTimeout else { return configured }
         guard let seconds = Double(scrapeTimeout.trimming(\.isBlank)), seconds.isFinite, seconds > 0
         else {
-            throw Refusal(status: .badRequest, message: "\(scrapeTimeoutHeader): '\(scrapeTimeout)' is not a number of "
+            throw RequestRefusal(status: .badRequest, message: "\(scrapeTimeoutHeader): '\(scrapeTimeout)' is not a number of "
                 + "seconds above 0")
         }
         return min(configured, max(seconds - 0.5, seconds / 2))

@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Limits on what a request may carry, checked before any route: the exporter is read with GET and nothing else.
+/// Limits on what a request may carry, checked before any route: the exporter is read with GET, and only TrustKit's
+/// reports are POSTed to it.
 struct RequestLimits<Context: RequestContext>: RouterMiddleware {
     let maxURILength: Int
     let onRefusal: @Sendable (String) -> Void
@@ -15,6 +16,22 @@ struct RequestLimits<Context: RequestContext>: RouterMiddleware {
                 + "are accepted")
         }
         let contentLength = request.headers[.contentLength].flatMap { Int($0) } ?? 0
+        let path = request.uri.path
+        if path == "/report" || path.hasPrefix("/report/") {
+            // TrustKit's reports: POSTed with a body, which the route reads up to its bound (TrustKit-Android sends
+            // it chunked, without a length).
+            guard request.method == .post else {
+                onRefusal("bad-request")
+                var response = Responses.text(.methodNotAllowed, "reports are POSTed")
+                response.headers[.allow] = "POST"
+                return response
+            }
+            guard contentLength <= FieldReports.maximumBytes else {
+                onRefusal("too-large")
+                return Responses.text(.contentTooLarge, "a report is at most \(FieldReports.maximumBytes) bytes")
+            }
+            return try await next(request, context)
+        }
         guard contentLength == 0, request.headers[.transferEncoding] == nil else {
             onRefusal("too-large")
             // The body is never read: the connection closes after this answer (`ConnectionBounds`).

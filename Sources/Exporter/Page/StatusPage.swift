@@ -5,7 +5,7 @@ import PolicyEngine
 /// `GET /`: the policy file's apps and targets and the latest probes, as a small HTML page for a person.
 enum StatusPage {
     static func render(policy: LoadedPolicy, reload: ReloadProgress.Running?, fleet: [Fleet.Row],
-                       recent: [RecentProbe], settings: ExporterSettings) -> String
+                       reports: [ReportJudgement], recent: [RecentProbe], settings: ExporterSettings) -> String
     {
         let file = policy.file
         var html = """
@@ -15,13 +15,14 @@ enum StatusPage {
             td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}\
             .rejected,.error{color:#b00}.trusted{color:#070}.cell{padding:.2em 0}.cell+.cell{border-top:1px dotted #ccc}\
             .cell.rejected{background:#fee}.cell.error{background:#fff4e0}.stale{opacity:.6}\
-            .uncovered,.unprobed{color:#777}</style></head><body>
+            .uncovered,.unprobed{color:#777}.unexpected{color:#b00;font-weight:bold}</style></head><body>
             <h1>pinctl serve</h1>
             <p>Policy file <code>\(escape(file.path))</code>, read \(escape(Timestamp.iso8601(policy.loadedAt))). \
             Probe with <code>/probe?target=HOST:PORT[&amp;app=NAME][&amp;servername=NAME]</code>; \
             the exporter's own metrics are at <a href="/metrics">/metrics</a>.</p>
             \(reloadNotice(reload, settings: settings))\(FleetTable.render(fleet, policy: policy,
-                                                                          now: settings.fixedTime ?? Date()))<h2>Apps</h2>
+                                                                          now: settings.fixedTime ?? Date()))\
+            \(FieldReportList.render(reports))<h2>Apps</h2>
             <table><tr><th>app</th><th>library</th><th>versions</th><th>hosts</th></tr>
 
             """

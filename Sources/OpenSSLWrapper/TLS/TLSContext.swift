@@ -8,10 +8,8 @@ import Transport
 // @unchecked Sendable: configured completely in init and only read afterwards (SSL_new), which OpenSSL allows from
 // any number of threads at once.
 final class TLSContext: @unchecked Sendable {
-    /// No chain we accept comes near this many certificates; a server sending more is broken or hostile.
-    static let maximumCertificates = 32
-    /// Nor this many bytes of DER in all.
-    static let maximumChainBytes = 1 << 20
+    static let maximumCertificates = ChainBounds.maximumCertificates
+    static let maximumChainBytes = ChainBounds.maximumBytes
     /// What OpenSSL may buffer for the Certificate message: the DER limit plus the per-certificate framing
     /// (3-byte lengths, TLS 1.3 extension blocks), so our own limits decide and give the clearer message.
     static let maximumCertificateMessage = maximumChainBytes + 64 * 1024

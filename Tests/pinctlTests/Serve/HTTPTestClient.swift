@@ -81,6 +81,17 @@ struct HTTPTestClient {
         return try exchange(Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8), seconds: seconds)
     }
 
+    /// POST `body` to `target` with `Connection: close`, as JSON, with its length or (`chunked`) in one chunk.
+    func post(_ target: String, body: [UInt8], chunked: Bool = false, seconds: Double = 30) throws -> Answer {
+        let lines = ["POST \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close",
+                     "Content-Type: application/json",
+                     chunked ? "Transfer-Encoding: chunked" : "Content-Length: \(body.count)"]
+        let head = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        let framed = chunked
+            ? Array((String(body.count, radix: 16) + "\r\n").utf8) + body + Array("\r\n0\r\n\r\n".utf8) : body
+        return try exchange(head + framed, seconds: seconds)
+    }
+
     /// GET /probe for a target, with the query parameters given.
     func probe(_ target: String, _ parameters: [(String, String)] = [], headers: [String] = [], seconds: Double = 30)
         throws -> Answer
