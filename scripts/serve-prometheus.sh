@@ -5,9 +5,10 @@
 #      the re-key), ios-trustkit pins the leaf's key and a backup never deployed (it breaks);
 #   3. Prometheus scraping /probe for both targets every second, relabelled as for the blackbox exporter;
 #   4. its HTTP API queried until pinctl_probe_success shows 1 for the good target and 0 for the rotated one;
-#   5. the alerting rules pinctl ships (examples/prometheus/pinctl-alerts.yml, `for:` made 0s) loaded, until the
-#      rotation's alert fires for the app it broke;
-#   6. the fleet view at / as headless Chromium renders it, saved as a screenshot (FLEET_SCREENSHOT, default
+#   5. a device's TrustKit report of the re-keyed chain posted to /report, judged predicted;
+#   6. the alerting rules pinctl ships (examples/prometheus/pinctl-alerts.yml, `for:` made 0s) loaded, until the
+#      rotation's alert fires for the app it broke, and the field reports' alert for the report;
+#   7. the fleet view at / as headless Chromium renders it, saved as a screenshot (FLEET_SCREENSHOT, default
 #      .build/fleet.png).
 # Every process it starts is stopped on exit, whatever happens, and checked to be gone.
 # Usage: scripts/serve-prometheus.sh [PINCTL]   (default: builds and uses .build/debug/pinctl)
@@ -98,6 +99,30 @@ wait_for 30 "pinctl serve listening" grep -q "serving /probe" "$work/serve.log"
 exporter=$(grep -o 'on 127\.0\.0\.1:[0-9]*' "$work/serve.log" | head -n 1 | cut -d' ' -f2)
 echo "== pinctl serve on $exporter; targets 127.0.0.1:$good_port (today's chain), 127.0.0.1:$rotated_port (re-keyed)"
 
+# A device's TrustKit report of the re-keyed chain, as TrustKit's iOS reporter writes it (TSKPinFailureReport.m):
+# pinctl rejects that chain for ios-trustkit too, so the report counts as predicted.
+report_answer=$(python3 - "$exporter" "$libs/leaf-rekeyed-chain.pem" <<'PY'
+import json, re, sys, urllib.request
+pems = re.findall(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----", open(sys.argv[2]).read(), re.S)
+report = {
+    "app-bundle-id": "com.example.App", "app-version": "3.1", "app-platform": "IOS", "app-platform-version": "17.2.0",
+    "app-vendor-id": "6F1C4B0E-0D55-4B3A-9D43-5A3B1E0C7F21", "trustkit-version": "3.0.0",
+    "hostname": "api.example.com", "port": 0, "noted-hostname": "api.example.com", "include-subdomains": False,
+    "enforce-pinning": True, "date-time": "2026-06-01T00:00:00Z", "validated-certificate-chain": pems,
+    "known-pins": [], "validation-result": 1, "known-pins-expiration-date": None,
+}
+request = urllib.request.Request("http://%s/report/ios-trustkit" % sys.argv[1], data=json.dumps(report).encode(),
+                                 headers={"Content-Type": "application/json"})
+print(urllib.request.urlopen(request, timeout=10).read().decode().strip())
+PY
+)
+echo "$ curl -d @report.json 'http://$exporter/report/ios-trustkit'   # a TrustKit report of the re-keyed chain"
+echo "$report_answer"
+if [ "$report_answer" != "predicted: ios-trustkit rejects the reported chain (public-key-not-pinned)" ]; then
+    echo "serve-prometheus: the report was not judged predicted" >&2
+    exit 1
+fi
+
 prometheus_port=$(free_port)
 # The alerting rules pinctl ships, each `for:` made 0s so that the rotation's alert fires within the run.
 sed 's/^\( *for:\) .*/\1 0s/' examples/prometheus/pinctl-alerts.yml >"$work/pinctl-alerts.yml"
@@ -115,6 +140,8 @@ scrape_configs:
       - { source_labels: [__address__], target_label: __param_target }
       - { source_labels: [__param_target], target_label: instance }
       - { target_label: __address__, replacement: "$exporter" }
+  - job_name: pinctl-exporter
+    static_configs: [{ targets: ["$exporter"] }]
 YAML
 promtool check config "$work/prometheus.yml" >/dev/null
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/data" \
@@ -164,33 +191,39 @@ reasons=$(query 'pinctl_verdict{job="pinctl"} == 0' | sort)
 echo "$ curl '$api/query?query=pinctl_verdict == 0'"
 echo "$reasons"
 
-# The shipped rule fires for the app the rotation broke, and only for it.
+# The shipped rules fire: one line per firing alert of the name given (its host, else its instance).
 alerts() {
-    python3 - "$api" <<'PY'
+    python3 - "$api" "$1" <<'PY'
 import json, sys, urllib.request
 with urllib.request.urlopen(sys.argv[1] + "/alerts", timeout=5) as answer:
     body = json.load(answer)
 for alert in body["data"]["alerts"]:
-    if alert["labels"]["alertname"] == "PinctlAppRejectsServedChain" and alert["state"] == "firing":
-        print(alert["labels"]["instance"], alert["labels"]["app"], alert["labels"]["severity"], "--",
+    labels = alert["labels"]
+    if labels["alertname"] == sys.argv[2] and alert["state"] == "firing":
+        print(labels.get("host", labels.get("instance")), labels["app"], labels["severity"], "--",
               alert["annotations"]["summary"])
 PY
 }
-expected_alert="127.0.0.1:$rotated_port ios-trustkit critical -- ios-trustkit rejects the chain 127.0.0.1:$rotated_port \
-serves (public-key-not-pinned)"
-fired=""
-for _ in $(seq 30); do
-    fired=$(alerts 2>/dev/null || true)
-    [ "$fired" = "$expected_alert" ] && break
-    sleep 1
-done
-echo "$ curl '$api/alerts'   # firing PinctlAppRejectsServedChain (examples/prometheus/pinctl-alerts.yml)"
-echo "$fired"
-if [ "$fired" != "$expected_alert" ]; then
-    echo "serve-prometheus: expected the alert: $expected_alert" >&2
-    echo "--- prometheus log" >&2; cat "$work/prometheus.log" >&2
-    exit 1
-fi
+expect_alert() {
+    local name=$1 expected=$2 fired=""
+    for _ in $(seq 30); do
+        fired=$(alerts "$name" 2>/dev/null || true)
+        [ "$fired" = "$expected" ] && break
+        sleep 1
+    done
+    echo "$ curl '$api/alerts'   # firing $name (examples/prometheus/pinctl-alerts.yml)"
+    echo "$fired"
+    if [ "$fired" != "$expected" ]; then
+        echo "serve-prometheus: expected the alert: $expected" >&2
+        echo "--- prometheus log" >&2; cat "$work/prometheus.log" >&2
+        exit 1
+    fi
+}
+# For the app the rotation broke, and only for it; and for the device's report.
+expect_alert PinctlAppRejectsServedChain "127.0.0.1:$rotated_port ios-trustkit critical -- ios-trustkit rejects the \
+chain 127.0.0.1:$rotated_port serves (public-key-not-pinned)"
+expect_alert PinctlFieldReportsPredicted "api.example.com ios-trustkit critical -- devices running ios-trustkit fail \
+to pin api.example.com, as pinctl predicted"
 
 # The fleet view Prometheus's scrapes filled, as a browser shows it. --no-sandbox: Chromium refuses its sandbox as
 # root, as CI runs.

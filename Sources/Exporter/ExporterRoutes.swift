@@ -85,7 +85,8 @@ struct ExporterRoutes: Sendable {
             return Responses.text(.contentTooLarge, "a report is at most \(FieldReports.maximumBytes) bytes")
         }
         let policy = policies.policy
-        let receivedAt = settings.fixedTime ?? Date()
+        // When it arrived, by the clock (as a probe's start): the report is judged at its own time, not this one.
+        let receivedAt = Date()
         let judged = await threads.run { () -> Result<ReportJudgement, RequestRefusal> in
             do throws(PinFailureReport.Malformed) {
                 let report = try PinFailureReport.parse(Array(buffer: body))
