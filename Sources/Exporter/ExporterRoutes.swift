@@ -101,7 +101,9 @@ struct ExporterRoutes: Sendable {
         switch judged {
         case .failure(let refusal):
             metrics.refused(refusal.status == .badRequest ? "bad-report" : "unjudged-report")
-            logger.info("report refused", metadata: ["status": "\(refusal.status.code)", "reason": "\(refusal.message)"])
+            logger.info("report refused", metadata: [
+                "status": "\(refusal.status.code)", "reason": "\(refusal.message)",
+            ])
             return Responses.text(refusal.status, refusal.message)
         case .success(let judgement):
             let host = reports.record(judgement)

@@ -47,8 +47,8 @@ struct ProbeRequest: Sendable {
         }
         let app = try single("app")
         if let app, !policy.file.apps.contains(where: { $0.name == app }) {
-            throw RequestRefusal(status: .badRequest, message: "app \(app): \(policy.file.path) has no app of that name "
-                + "(its apps: \(policy.file.apps.map(\.name).joined(separator: ", ")))")
+            throw RequestRefusal(status: .badRequest, message: "app \(app): \(policy.file.path) has no app of that "
+                + "name (its apps: \(policy.file.apps.map(\.name).joined(separator: ", ")))")
         }
         self.target = target
         self.domain = servername ?? target.host
@@ -62,8 +62,8 @@ struct ProbeRequest: Sendable {
         guard let scrapeTimeout else { return configured }
         guard let seconds = Double(scrapeTimeout.trimming(\.isBlank)), seconds.isFinite, seconds > 0
         else {
-            throw RequestRefusal(status: .badRequest, message: "\(scrapeTimeoutHeader): '\(scrapeTimeout)' is not a number of "
-                + "seconds above 0")
+            throw RequestRefusal(status: .badRequest, message: "\(scrapeTimeoutHeader): '\(scrapeTimeout)' is not "
+                + "a number of seconds above 0")
         }
         return min(configured, max(seconds - 0.5, seconds / 2))
     }

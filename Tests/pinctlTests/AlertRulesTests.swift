@@ -9,7 +9,8 @@ import TestSupport
     static let directory = Certs.root + "/examples/prometheus"
 
     @Test func theShippedRulesAreValidAndEachFiresAsItsTestSays() throws {
-        let checked = try Subprocess.run("/usr/bin/promtool", ["check", "rules", "pinctl-alerts.yml"], in: Self.directory)
+        let checked = try Subprocess.run("/usr/bin/promtool", ["check", "rules", "pinctl-alerts.yml"],
+                                         in: Self.directory)
         #expect(checked.status == 0, "\(checked)")
         #expect(checked.stdout.contains("SUCCESS: 9 rules found"), "\(checked)")
         let tested = try Subprocess.run("/usr/bin/promtool", ["test", "rules", "pinctl-alerts.test.yml"],

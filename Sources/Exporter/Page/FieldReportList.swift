@@ -19,7 +19,8 @@ enum FieldReportList {
             html += "<tr><td>\(escape(Timestamp.iso8601(judged.receivedAt)))</td><td>\(escape(judged.app))</td>"
                 + "<td>\(escape(report.hostname))</td><td>\(escape(device))</td>"
                 + "<td>\(escape(report.validationResultName))</td>"
-                + "<td class=\"gate \(judged.gate.rawValue)\">\(judged.gate.rawValue)</td><td>\(escape(verdict))</td></tr>\n"
+                + "<td class=\"gate \(judged.gate.rawValue)\">\(judged.gate.rawValue)</td>"
+                + "<td>\(escape(verdict))</td></tr>\n"
         }
         return html + "</table>\n"
     }

@@ -47,9 +47,12 @@ enum FleetTable {
             html += "<div class=\"cell \(cell.verdict.rawValue)\(stale ? " stale" : "")\" "
                 + "data-app=\"\(escape(app.name))\" data-platform=\"\(escape(cell.platform ?? ""))\">"
             if let platform = cell.platform { html += "<span class=\"platform\">\(escape(platform))</span> " }
-            html += "<a href=\"\(link)\">\(cell.verdict.rawValue)</a> <span class=\"reason\">\(escape(cell.reason))</span>"
+            html += "<a href=\"\(link)\">\(cell.verdict.rawValue)</a> "
+                + "<span class=\"reason\">\(escape(cell.reason))</span>"
             if !cell.detail.isEmpty { html += "<br><span class=\"detail\">\(escape(cell.detail))</span>" }
-            if let breaksOn = cell.breaksOn { html += "<br><span class=\"breaks\">\(breaks(breaksOn, now: now))</span>" }
+            if let breaksOn = cell.breaksOn {
+                html += "<br><span class=\"breaks\">\(breaks(breaksOn, now: now))</span>"
+            }
             html += "<br><small>probed \(escape(Timestamp.iso8601(cell.probedAt)))"
                 + (stale ? ", before the policy file was read again" : "") + "</small></div>"
         }

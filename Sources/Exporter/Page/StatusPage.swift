@@ -13,7 +13,8 @@ enum StatusPage {
             <html lang="en"><head><meta charset="utf-8"><title>pinctl serve</title>
             <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
             td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}\
-            .rejected,.error{color:#b00}.trusted{color:#070}.cell{padding:.2em 0}.cell+.cell{border-top:1px dotted #ccc}\
+            .rejected,.error{color:#b00}.trusted{color:#070}\
+            .cell{padding:.2em 0}.cell+.cell{border-top:1px dotted #ccc}\
             .cell.rejected{background:#fee}.cell.error{background:#fff4e0}.stale{opacity:.6}\
             .uncovered,.unprobed{color:#777}.unexpected{color:#b00;font-weight:bold}</style></head><body>
             <h1>pinctl serve</h1>

@@ -74,8 +74,8 @@ struct PinFailureReport: Sendable {
 
         let platformName = try string("app-platform")
         guard let platform = Platform(rawValue: platformName) else {
-            throw Malformed(message: "app-platform: '\(platformName)' is none of TrustKit's (IOS, TVOS, WATCHOS, MACOS, "
-                + "ANDROID)")
+            throw Malformed(message: "app-platform: '\(platformName)' is none of TrustKit's (IOS, TVOS, WATCHOS, "
+                + "MACOS, ANDROID)")
         }
         guard case .integer(let result)? = members["validation-result"], result != 0,
               validationResults[Int(result)] != nil

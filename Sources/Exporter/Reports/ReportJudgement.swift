@@ -24,8 +24,9 @@ struct ReportJudgement: Sendable {
 
     /// "predicted: ios-trustkit rejects the reported chain (public-key-not-pinned)".
     var summary: String {
-        "\(gate.rawValue): \(app) \(gate == .predicted ? "rejects" : "trusts") the reported chain "
-            + "(\(reasons.joined(separator: ", "))\(platforms.isEmpty ? "" : " on " + platforms.joined(separator: ", ")))"
+        let on = platforms.isEmpty ? "" : " on " + platforms.joined(separator: ", ")
+        return "\(gate.rawValue): \(app) \(gate == .predicted ? "rejects" : "trusts") the reported chain "
+            + "(\(reasons.joined(separator: ", "))\(on))"
     }
 
     /// How far TrustKit-Android's `date-time` may be from UTC: it is the device's local time (UTC−12 to UTC+14).

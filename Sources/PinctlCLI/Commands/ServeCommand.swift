@@ -16,7 +16,11 @@ struct ServeCommand: ParsableCommand {
             names platforms: is judged as check --config judges it, on each version's store from --stores (else \
             PINCTL_STORES, else the copy installed with pinctl), and each app's metrics carry a platform label per \
             range of versions with one verdict (android@24, android@25-36). GET /metrics gives the \
-            exporter's own metrics, GET / a page of the apps and the latest probes. Only the policy file's targets \
+            exporter's own metrics, GET / the fleet view: the latest verdict of every (target, app, platform range), \
+            the worst first, then the field reports, the apps and the latest probes. POST /report (or /report/APP) \
+            takes a TrustKit pin-failure report (point an app's reportUris here), judges its chain by the policy \
+            file for the app and version at the report's time, and counts pinctl_field_reports_total{app,host,gate}: \
+            gate predicted when pinctl rejects the chain too, unexpected when it trusts it. Only the policy file's targets \
             may be probed (403 otherwise) unless --allow-any-target. SIGHUP reads the policy file again (a file \
             that does not load, or still loading after --reload-timeout, leaves the old one in use; probes use it \
             meanwhile); SIGTERM lets the probes under way finish and exits 0. HEAD is answered as GET without the \

@@ -10,6 +10,9 @@ import TestSupport
 /// is rejected (a failure pinctl predicted) and today's chain is trusted (a failure pinctl did not expect);
 /// okhttp-sdk pins the root, which both chains end at.
 @Suite struct ServeFieldReportTests {
+    static let today = [LibraryCerts.path("leaf-chain.pem")]
+    static let rekeyed = [LibraryCerts.path("leaf-rekeyed-chain.pem")]
+
     /// The PEM of each certificate of a fixture file, as TrustKit writes it: iOS wraps the base64 at 64 columns with
     /// CRLF and ends at the footer; Android wraps at 76 with LF and ends with a newline (Base64.DEFAULT).
     static func pems(_ files: [String], android: Bool) throws -> [String] {
@@ -70,14 +73,14 @@ import TestSupport
     @Test func aRotationThePolicyRejectsIsPredictedAndATrustedChainIsUnexpected() throws {
         try Self.withExporter { exporter in
             let rotated = try exporter.client.post("/report/ios-trustkit",
-                                                   body: try Self.report(chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")]))
+                                                   body: try Self.report(chain: Self.rekeyed))
             #expect(rotated.status == 200, "\(rotated)")
             #expect(rotated.body == "predicted: ios-trustkit rejects the reported chain (public-key-not-pinned)\n")
-            let today = try exporter.client.post("/report/ios-trustkit", body: try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")]))
+            let today = try exporter.client.post("/report/ios-trustkit", body: try Self.report(chain: Self.today))
             #expect(today.body == "unexpected: ios-trustkit trusts the reported chain (pin-matched)\n", "\(today)")
             // Android's form, sent chunked as TrustKit-Android does; okhttp-sdk pins the root both chains end at.
             let android = try exporter.client.post("/report/okhttp-sdk",
-                                                   body: try Self.report(chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")], android: true),
+                                                   body: try Self.report(chain: Self.rekeyed, android: true),
                                                    chunked: true)
             #expect(android.body == "unexpected: okhttp-sdk trusts the reported chain (pin-matched)\n", "\(android)")
 
@@ -92,22 +95,22 @@ import TestSupport
     /// `/report` alone finds the TrustKit app covering the host at the report's version, or refuses to guess.
     @Test func theAppIsTheOneTrustKitAppCoveringTheHostAtTheVersion() throws {
         try Self.withExporter { exporter in
-            let found = try exporter.client.post("/report", body: try Self.report(chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")]))
+            let found = try exporter.client.post("/report", body: try Self.report(chain: Self.rekeyed))
             #expect(found.body == "predicted: ios-trustkit rejects the reported chain (public-key-not-pinned)\n",
                     "\(found)")
             let otherVersion = try exporter.client.post("/report", body: try Self.report(
-                chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")], version: "4.0"))
+                chain: Self.rekeyed, version: "4.0"))
             #expect(otherVersion.status == 422, "\(otherVersion)")
             #expect(otherVersion.body.contains("no TrustKit app of"), "\(otherVersion)")
             #expect(otherVersion.body.contains("covers api.example.com at version 4.0: post the report to "
                 + "/report/APP"), "\(otherVersion)")
             let named = try exporter.client.post("/report/ios-trustkit", body: try Self.report(
-                chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")], version: "4.0"))
+                chain: Self.rekeyed, version: "4.0"))
             #expect(named.status == 422 && named.body.contains("lists versions 3.1, not 4.0"), "\(named)")
-            let unknown = try exporter.client.post("/report/nope", body: try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")]))
+            let unknown = try exporter.client.post("/report/nope", body: try Self.report(chain: Self.today))
             #expect(unknown.status == 404 && unknown.body.contains("has no app of that name"), "\(unknown)")
             let uncovered = try exporter.client.post("/report/ios-trustkit", body: try Self.report(
-                chain: [LibraryCerts.path("leaf-chain.pem")], ["hostname": "other.example.org"]))
+                chain: Self.today, ["hostname": "other.example.org"]))
             #expect(uncovered.status == 422 && uncovered.body.contains("does not cover other.example.org"),
                     "\(uncovered)")
             let metrics = try exporter.client.get("/metrics")
@@ -139,20 +142,24 @@ import TestSupport
     @Test func whatIsNotATrustKitReportIsRefusedWithTheReason() throws {
         try Self.withExporter { exporter in
             let client = exporter.client
-            func post(_ body: [UInt8]) throws -> HTTPTestClient.Answer { try client.post("/report/ios-trustkit", body: body) }
+            func post(_ body: [UInt8]) throws -> HTTPTestClient.Answer {
+                try client.post("/report/ios-trustkit", body: body)
+            }
             let cases: [(body: [UInt8], reason: String)] = [
                 (Array("{".utf8), "not a TrustKit pin-failure report: not JSON"),
                 (Array("[]".utf8), "not a JSON object"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["date-time": nil]), "date-time: expected a string"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["date-time": "yesterday"]), "date-time: 'yesterday'"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["validation-result": 0]), "0 is a success"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["app-platform": "<b>WINDOWS</b>"]),
+                (try Self.report(chain: Self.today, ["date-time": nil]), "date-time: expected a string"),
+                (try Self.report(chain: Self.today, ["date-time": "yesterday"]), "date-time: 'yesterday'"),
+                (try Self.report(chain: Self.today, ["validation-result": 0]), "0 is a success"),
+                (try Self.report(chain: Self.today, ["app-platform": "<b>WINDOWS</b>"]),
                  "app-platform: '<b>WINDOWS</b>' is none of TrustKit's"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["validated-certificate-chain": ["-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----"]]),
+                (try Self.report(chain: Self.today, ["validated-certificate-chain": [
+                    "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----",
+                ]]),
                  "validated-certificate-chain[0]:"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["validated-certificate-chain": []]),
+                (try Self.report(chain: Self.today, ["validated-certificate-chain": []]),
                  "validated-certificate-chain: 0 certificates; 1 to 32 are read"),
-                (try Self.report(chain: [LibraryCerts.path("leaf-chain.pem")], ["hostname": "bad name"]), "hostname bad name:"),
+                (try Self.report(chain: Self.today, ["hostname": "bad name"]), "hostname bad name:"),
             ]
             for (body, reason) in cases {
                 let answer = try post(body)
@@ -191,7 +198,7 @@ import TestSupport
     @Test func theFleetViewListsTheReportsAsText() throws {
         try Self.withExporter { exporter in
             _ = try exporter.client.post("/report/ios-trustkit", body: try Self.report(
-                chain: [LibraryCerts.path("leaf-rekeyed-chain.pem")], ["app-bundle-id": "<img src=x>", "app-version": "3.1"]))
+                chain: Self.rekeyed, ["app-bundle-id": "<img src=x>", "app-version": "3.1"]))
             let dom = try HeadlessBrowser.renderedDOM("http://127.0.0.1:\(exporter.port)/")
             #expect(!dom.descendants.contains { $0.tag == "img" || $0.tag == "script" })
             let table = try #require(dom.descendants.first { $0.tag == "table" && $0.classes.contains("reports") })

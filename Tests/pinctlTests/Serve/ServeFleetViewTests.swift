@@ -3,9 +3,9 @@ import Glibc
 import Testing
 import TestSupport
 
-/// The fleet view at `/` (#36), as headless Chromium renders it (no script in it: it reads without JavaScript): a row per target, a column per app,
-/// one cell per (target, app, platform range) with the latest probe's verdict, its reason and the days to the first
-/// rotation that breaks the app, the worst rows first.
+/// The fleet view at `/` (#36), as headless Chromium renders it (no script in it: it reads without JavaScript): a
+/// row per target, a column per app, one cell per (target, app, platform range) with the latest probe's verdict, its
+/// reason and the days to the first rotation that breaks the app, the worst rows first.
 @Suite struct ServeFleetViewTests {
     /// 2026-06-01 (TestTime.now, serve's --at) to 2125-01-01 (the fixtures' notAfter, openssl x509 -enddate), counted
     /// with Python's datetime.date.
@@ -128,7 +128,8 @@ import TestSupport
         let name = "<img src=x onerror=alert(1)>\"'&amp;"
         try TemporaryDirectory.with { directory in
             let text = ServeFixture.policyFile(targets: ["127.0.0.1:1"])
-                .replacingOccurrences(of: "name: okhttp-sdk", with: "name: '\(name.replacingOccurrences(of: "'", with: "''"))'")
+                .replacingOccurrences(of: "name: okhttp-sdk",
+                                      with: "name: '\(name.replacingOccurrences(of: "'", with: "''"))'")
             let file = try directory.write("pinctl.yaml", text: text)
             let exporter = try ServeProcess(["--config", file] + ServeFixture.at)
             defer { exporter.stop() }
