@@ -24,7 +24,7 @@ public enum HeadlessBrowser {
         try TemporaryDirectory.with { profile in
             try Subprocess.run("chromium", [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
-            ] + arguments, environment: ["HOME": profile.path], timeout: 60)
+            ] + arguments, environment: ["HOME": profile.path], timeout: 30)
         }
     }
 }

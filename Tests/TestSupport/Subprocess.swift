@@ -62,8 +62,11 @@ public enum Subprocess {
         while process.isRunning, Date() < deadline { usleep(5_000) }
         if process.isRunning {
             // SIGKILL, not terminate()'s SIGTERM: an old pinctl blocked opening a named pipe was seen to outlive
-            // SIGTERM here, and no process may outlive its test.
+            // SIGTERM here, and no process may outlive its test. Its process group too, when it leads one: Chromium
+            // does, and its GPU and renderer processes outlived their killed browser for an hour, busy.
+            let group = getpgid(process.processIdentifier)
             kill(process.processIdentifier, SIGKILL)
+            if group == process.processIdentifier { kill(-group, SIGKILL) }
         }
         process.waitUntilExit()
         group.wait()

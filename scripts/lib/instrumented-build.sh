@@ -22,6 +22,8 @@ export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${LSAN_OPTIO
 # The Swift backtracer reads other threads' stacks, which ASan reports as an overflow; the backtracer then hangs,
 # and `swift test` with it.
 export SWIFT_BACKTRACE=enable=no
+# The APKs the tests build (scripts/make-apk.sh), kept between runs: the suite and test-release.sh build the same ones.
+export PINCTL_APK_CACHE="$PWD/.build/test-apks"
 
 fuzz_runtime=$(find "$(dirname "$(readlink -f "$(command -v swift)")")/../lib/clang" \
     -path '*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a' 2>/dev/null | head -n 1)
