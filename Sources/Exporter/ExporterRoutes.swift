@@ -57,8 +57,13 @@ struct ExporterRoutes: Sendable {
         let result = await threads.run { [settings] in Probe.run(probeRequest, policy: policy, settings: settings) }
         metrics.probeFinished(result)
         recent.add(result)
-        fleet.record(result, coveringApps: policy.plan.judge.apps(covering: result.domain).map(\.name)
-            .filter { probeRequest.app == nil || $0 == probeRequest.app }, listed: policy.lists(probeRequest.target))
+        // The apps a failed probe leaves without a verdict; a judged one names its own (no lookup per probe).
+        var unjudged: [String] = []
+        if case .failed = result.outcome {
+            unjudged = policy.plan.judge.apps(covering: result.domain).map(\.name)
+                .filter { probeRequest.app == nil || $0 == probeRequest.app }
+        }
+        fleet.record(result, coveringApps: unjudged, listed: policy.lists(probeRequest.target))
         logger.debug("probe", metadata: [
             "target": "\(result.target)", "domain": "\(result.domain)", "outcome": "\(result.outcomeWord)",
             "seconds": "\(result.seconds)",

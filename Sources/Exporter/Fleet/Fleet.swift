@@ -8,6 +8,8 @@ final class Fleet: Sendable {
     /// One row: a target probed with one server name.
     struct Row: Sendable {
         let target: String
+        /// The target's host, which the row names only when the server name differs.
+        let host: String
         let domain: String
         /// Each app's cells, one per platform range (one without a range when the file names no platforms).
         var cells: [String: [FleetCell]] = [:]
@@ -34,7 +36,8 @@ final class Fleet: Sendable {
         let cells = FleetCell.cells(of: result, coveringApps: coveringApps)
         let key = Self.key(target: result.target.description, domain: result.domain)
         rows.withLock { rows in
-            var row = rows[key] ?? Row(target: result.target.description, domain: result.domain,
+            var row = rows[key] ?? Row(target: result.target.description, host: result.target.host,
+                                       domain: result.domain,
                                        probedAt: result.startedAt)
             row.probedAt = result.startedAt
             row.uncovered = nil

@@ -22,7 +22,7 @@ enum FleetTable {
         html += "</tr></thead>\n<tbody>\n"
         for row in shown {
             html += "<tr><th scope=\"row\">\(escape(row.target))"
-                + (row.domain == hostOnly(row.target) ? "" : "<br><small>as \(escape(row.domain))</small>")
+                + (row.domain == row.host ? "" : "<br><small>as \(escape(row.domain))</small>")
                 + (row.uncovered.map { "<br><small class=\"error\">\(escape($0))</small>" } ?? "") + "</th>"
             for app in apps {
                 html += cell(row, app: app, policy: policy, now: now)
@@ -70,19 +70,13 @@ enum FleetTable {
     private static func withUnprobedTargets(_ rows: [Fleet.Row], policy: LoadedPolicy) -> [Fleet.Row] {
         let probed = Set(rows.map(\.target))
         return rows + policy.file.targets.filter { !probed.contains($0.description) }.map { target in
-            Fleet.Row(target: target.description, domain: target.host, probedAt: .distantPast)
+            Fleet.Row(target: target.description, host: target.host, domain: target.host, probedAt: .distantPast)
         }
     }
 
     /// A row's worst cell's severity; rows without a verdict last.
     private static func worst(_ row: Fleet.Row) -> (Int, Double) {
         row.cells.values.joined().map(\.severity).min { $0 < $1 } ?? (4, 0)
-    }
-
-    private static func hostOnly(_ target: String) -> String {
-        guard let colon = target.lastIndex(of: ":") else { return target }
-        let host = target[..<colon]
-        return String(host.hasPrefix("[") && host.hasSuffix("]") ? host.dropFirst().dropLast() : host)
     }
 
     private static func escape(_ text: String) -> String { HTML.escape(text) }

@@ -23,14 +23,11 @@ struct PinFailureReport: Sendable {
     /// iOS and macOS: `operatingSystemVersion` as "17.2.0"; Android sends none.
     let platformVersion: String?
     let hostname: String
-    /// The domain of the configuration that pinned `hostname`.
-    let notedHostname: String
     /// When the device saw the failure. iOS writes UTC; TrustKit-Android formats the device's local time with
     /// android.text.format.DateFormat, which prints the pattern's `Z` as a letter: its offset is unknown.
     let time: Date
     /// The chain the device judged, leaf first: SecTrust's on iOS; Android sends the chain as served beside it.
     let chain: [X509Certificate]
-    let knownPins: [String]
     /// TSKTrustEvaluationResult (iOS) or PinningValidationResult's ordinal (Android): the same numbers.
     let validationResult: Int
 
@@ -109,12 +106,14 @@ struct PinFailureReport: Sendable {
             }
             chain += parsed
         }
+        // Checked as TrustKit writes them, not kept: the policy file, not the device, says what is pinned where.
+        _ = try string("noted-hostname")
+        _ = try strings("known-pins")
         return PinFailureReport(
             bundleID: try string("app-bundle-id"), appVersion: try string("app-version", bound: 64),
             platform: platform,
             platformVersion: members["app-platform-version"] == nil
                 ? nil : try string("app-platform-version", bound: 64),
-            hostname: try string("hostname"), notedHostname: try string("noted-hostname"), time: time, chain: chain,
-            knownPins: try strings("known-pins"), validationResult: Int(result))
+            hostname: try string("hostname"), time: time, chain: chain, validationResult: Int(result))
     }
 }
