@@ -35,7 +35,10 @@ if [ ! -f "$work/tree/apktool.yml" ]; then
         >"$work/tree/apktool.yml"
 fi
 # apktool looks for a bundled aapt first and says so on stderr; Debian's is the one on PATH. Its home is the run's.
-HOME=$work apktool b "$work/tree" -o "$work/unaligned.apk" >"$work/apktool.log" 2>&1 \
+# Its framework folder too: Java takes the home from the password file, not HOME, and runs in parallel raced to
+# create ~/.local/share/apktool/framework on a new machine ("Can't create directory").
+mkdir -p "$work/framework"
+HOME=$work apktool b --frame-path "$work/framework" "$work/tree" -o "$work/unaligned.apk" >"$work/apktool.log" 2>&1 \
     || { cat "$work/apktool.log" >&2; exit 1; }
 zipalign -f 4 "$work/unaligned.apk" "$work/aligned.apk"
 # RSA: apksigner refuses ECDSA for an app that may install below API 18 (one with no minSdkVersion).
