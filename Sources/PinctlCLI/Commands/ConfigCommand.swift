@@ -67,24 +67,9 @@ struct ConfigImportCommand: ParsableCommand {
         "A host the app talks to; repeatable (alamofire bundles need them).", valueName: "host"))
     var hosts: [String] = []
 
-    @Option(help: "afnetworking bundles: the pinning mode they are used with (certificate or publickey).")
-    var mode: PinningMode = .publicKey
-
-    @Flag(help: "alamofire bundles: the certificates pin keys (PublicKeysTrustEvaluator).")
-    var publicKeys = false
-
-    @Flag(help: "nsc: a debuggable build, whose debug-overrides apply.")
-    var debuggable = false
-
-    @Option(help: ArgumentHelp(
-        "okhttp sources: the build type or flavour whose BuildConfig fields hold the pins, when builds differ.",
-        valueName: "variant"))
-    var variant: String?
-
-    @Option(name: .customLong("define"), help: ArgumentHelp(
-        "okhttp sources: the value of a name the source uses, as NAME=VALUE (PIN, BuildConfig.PIN); repeatable.",
-        valueName: "name=value"))
-    var defines: [String] = []
+    /// Each library's own reading flags, as its definition lists them (`--mode`, `--debuggable`, `--define`, …).
+    @OptionGroup(title: "Library settings (each for its library's files)")
+    var libraryOptions: LibraryFlagOptions<ImportFlagUse>
 
     @Flag(help: "Say which keys and files were ignored.")
     var verbose = false
@@ -93,32 +78,37 @@ struct ConfigImportCommand: ParsableCommand {
         for host in hosts {
             if let problem = DomainName.syntaxError(host) { throw ValidationError("--host \(host): \(problem)") }
         }
-        for define in defines {
-            let name = define.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            guard define.contains("="), OkHttpDefinition.isDefinableName(name), !define.contains("\n") else {
-                throw ValidationError("--define \(Terminal.safe(define)): expected NAME=VALUE, NAME as the source "
-                    + "writes it (PIN, BuildConfig.PIN)")
-            }
-        }
-        guard mode != .none else { throw ValidationError("--mode none pins nothing: certificate or publickey") }
-        if library == nil, !isBuild {
+        _ = try readingSettings()
+        guard let library else {
+            if isBuild { return }
             throw ValidationError("missing --library: which library's configuration \(file) is (\(Library.names))")
         }
+        let own = Set(library.definition.importFlagList.map(\.name))
+        if let stray = libraryOptions.given.first(where: { !own.contains($0.flag) })?.flag {
+            let owners = LibraryRegistry.all.filter { $0.importFlagList.contains { $0.name == stray } }
+            throw ValidationError("\(stray) is an option of --library "
+                + owners.map(\.library.rawValue).joined(separator: " or ") + ", not of \(library.rawValue)")
+        }
+    }
+
+    /// How the file is read: the hosts, and what each library's flags given say.
+    private func readingSettings() throws -> NativeConfiguration.Settings {
+        var settings = NativeConfiguration.Settings(hosts: hosts)
+        for definition in LibraryRegistry.all {
+            do {
+                try definition.applyImportFlags(libraryOptions.given(for: definition), to: &settings)
+            } catch {
+                throw ValidationError(Terminal.safe(error.description))
+            }
+        }
+        return settings
     }
 
     /// A build (an iOS app archive, an Android package or bundle), read whole for every library it configures.
     private var isBuild: Bool { BuildConfiguration.isBuild(file) }
 
     func run() throws {
-        var settings = NativeConfiguration.Settings(hosts: hosts)
-        settings.debuggable = debuggable
-        settings.mode = mode
-        settings.publicKeys = publicKeys
-        settings.variant = variant
-        settings.defines = Dictionary(defines.map { define in
-            let parts = define.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), String(parts[1]))
-        }, uniquingKeysWith: { _, last in last })
+        let settings = try readingSettings()
         guard let library, !isBuild else { return try importBuild(settings) }
         let reading: NativeConfiguration.Reading
         do {

@@ -3,8 +3,6 @@ import Checking
 import PolicyEngine
 import TextSyntax
 
-extension PinningMode: ExpressibleByArgument {}
-
 extension Library: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -32,12 +30,9 @@ struct PolicyOptions: ParsableArguments {
         valueName: "pin"))
     var inlinePins: [String] = []
 
-    @OptionGroup(title: "AFNetworking (--library afnetworking)") var afnetworking: AFNetworkingOptions
-    @OptionGroup(title: "Alamofire (--library alamofire)") var alamofire: AlamofireOptions
-    @OptionGroup(title: "OkHttp (--library okhttp)") var okhttp: OkHttpOptions
-    @OptionGroup(title: "TrustKit (--library trustkit)") var trustkit: TrustKitOptions
-    @OptionGroup(title: "Android NSC (--library nsc)") var nsc: NSCOptions
-    @OptionGroup(title: "Apple ATS NSPinnedDomains (--library ats)") var ats: ATSOptions
+    /// Each library's own flags, as its definition lists them (`--mode`, `--nsc-config`, …).
+    @OptionGroup(title: "Library settings (each for its --library)")
+    var libraryOptions: LibraryFlagOptions<PolicyFlagUse>
 
     @OptionGroup var anchors: AnchorOptions
 
@@ -63,22 +58,14 @@ struct PolicyOptions: ParsableArguments {
             throw ValidationError("\(flag) is an option of --library \(owners.joined(separator: " or ")), not of "
                 + library.rawValue)
         }
-        if let problem = library.definition.flagsProblem(flags) { throw ValidationError(problem) }
+        if let problem = library.definition.problem(with: flags) { throw ValidationError(problem) }
     }
 
-    /// Each library's flags as given, by library. Every registered library must be listed, once: one left out would
-    /// have its flags parsed and then dropped, its policy judged as if they were not given (LibraryFlagsTests).
+    /// Each library's flags as given, by library: a flag several libraries share is given to each.
     var libraryFlags: [(library: Library, flags: PolicyFlags)] {
-        let groups: [(Library, any LibraryFlagGroup)] = [
-            (.afnetworking, afnetworking), (.alamofire, alamofire), (.okhttp, okhttp), (.trustkit, trustkit), (.nsc, nsc),
-            (.ats, ats),
-        ]
-        // One flag serves two libraries: --include-subdomains is TrustKit's TSKIncludeSubdomains and ATS's
-        // NSIncludesSubdomains.
-        let shared = trustkit.includeSubdomains ? [(flag: "--include-subdomains", value: "")] : []
-        return groups.map { library, group in
-            let settings = group.settings + (library == .ats ? shared : [])
-            return (library, PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins, settings: settings))
+        LibraryRegistry.all.map { definition in
+            (definition.library, PolicyFlags(pinPaths: pinPaths, inlinePins: inlinePins,
+                                             settings: libraryOptions.given(for: definition)))
         }
     }
 

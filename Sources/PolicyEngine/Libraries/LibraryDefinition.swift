@@ -45,6 +45,13 @@ public struct LibraryDefinition: Sendable {
         }
     }
 
+    /// A flag of `config import`: it sets the reading's settings as the app entry's key does (`--mode` as `mode:`).
+    struct ImportFlag: Sendable {
+        let flag: LibraryFlag
+        /// Takes one value given (a switch: ""), or refuses it saying why.
+        let apply: @Sendable (String, inout NativeConfiguration.Settings) throws(InputError) -> Void
+    }
+
     public let library: Library
     /// The platforms on which the library's pinning exists only from some version on (DESIGN §12); elsewhere it
     /// exists wherever the app runs.
@@ -62,6 +69,9 @@ public struct LibraryDefinition: Sendable {
     public let exportForms: [NativeExport.Format]
     /// A contradiction among the flags given, caught before anything is read (nil: none).
     public let flagsProblem: @Sendable (PolicyFlags) -> String?
+    /// The library's own flags of `check`, `verify` and `lint`, which `policyFromFlags` reads.
+    public let flags: [LibraryFlag]
+    let importFlags: [ImportFlag]
     /// The policy the command line describes: the same constructors and rules as the policy file's.
     public let policyFromFlags: @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
 
@@ -73,7 +83,8 @@ public struct LibraryDefinition: Sendable {
         readBuild: (@Sendable (AppBuild, NativeConfiguration.Settings) throws(ConfigurationError)
             -> NativeConfiguration.Reading?)? = nil,
         exportForms: [NativeExport.Format],
-        flagsProblem: @escaping @Sendable (PolicyFlags) -> String? = { _ in nil },
+        flags: [LibraryFlag], flagsProblem: @escaping @Sendable (PolicyFlags) -> String? = { _ in nil },
+        importFlags: [ImportFlag],
         policyFromFlags: @escaping @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
     ) {
         self.library = library
@@ -83,8 +94,32 @@ public struct LibraryDefinition: Sendable {
         self.readNative = readNative
         self.readBuild = readBuild
         self.exportForms = exportForms
+        self.flags = flags
         self.flagsProblem = flagsProblem
+        self.importFlags = importFlags
         self.policyFromFlags = policyFromFlags
+    }
+
+    /// The flags of `config import` that set this library's reading.
+    public var importFlagList: [LibraryFlag] { importFlags.map(\.flag) }
+
+    /// What is wrong with the flags given for this library: a value a flag does not take, then the library's own
+    /// check; nil when nothing is.
+    public func problem(with given: PolicyFlags) -> String? {
+        for (name, value) in given.settings {
+            if let problem = flags.first(where: { $0.name == name })?.problem(with: value) { return problem }
+        }
+        return flagsProblem(given)
+    }
+
+    /// Sets `settings` from the `config import` flags given for this library.
+    public func applyImportFlags(_ given: [(flag: String, value: String)],
+                                 to settings: inout NativeConfiguration.Settings) throws(InputError) {
+        for (name, value) in given {
+            guard let flag = importFlags.first(where: { $0.flag.name == name }) else { continue }
+            if let problem = flag.flag.problem(with: value) { throw InputError(problem) }
+            try flag.apply(value, &settings)
+        }
     }
 
     /// Decodes the app entry's `policy:` value.

@@ -50,6 +50,20 @@ extension LibraryDefinition {
             return .init(policy: policy, notes: notes, entryForm: .config([("mode", settings.mode.rawValue)]))
         },
         exportForms: [CertificateBundle.format],
+        flags: [
+            LibraryFlag("--mode", .option(valueName: "mode", values: ["none", "certificate", "publickey"]),
+                        help: "the pinning mode, none (the default), certificate or publickey."),
+            LibraryFlag("--allow-invalid-certificates", .switch, help:
+                "DANGEROUS: accept expired, self-signed and untrusted chains (allowInvalidCertificates)."),
+            LibraryFlag("--no-validate-domain-name", .switch,
+                        help: "do not check the host name or the leaf's TLS server usage (validatesDomainName = NO)."),
+        ],
+        importFlags: [ImportFlag(flag: LibraryFlag(
+            "--mode", .option(valueName: "mode", values: ["certificate", "publickey"]),
+            help: "the pinning mode a .cer bundle is used with, certificate or publickey (default: publickey).")
+        ) { value, settings throws(InputError) in
+            settings.mode = PinningMode(rawValue: value) ?? .publicKey
+        }],
         policyFromFlags: { flags throws(InputError) in try AFNetworkingDefinition.policy(flags) }
     )
 }

@@ -43,12 +43,16 @@ extension LibraryDefinition {
                                                                      hosts: settings.hosts))
         },
         exportForms: [.atsPlist],
-        flagsProblem: { flags in
-            if let kind = flags.value("--ats-identities"), ATSDefinition.IdentityKind(rawValue: kind) == nil {
-                return "--ats-identities \(kind): expected ca or leaf"
-            }
-            return nil
-        },
+        flags: [
+            LibraryFlag("--ats-domain", .option(valueName: "domain"),
+                        help: "the NSPinnedDomains key (default: the host checked)."),
+            LibraryFlag("--ats-identities", .option(valueName: "kind", values: ["ca", "leaf"]), help:
+                "which list --pin and --pins fill, ca (NSPinnedCAIdentities: any certificate of the built chain but "
+                    + "the leaf) or leaf (NSPinnedLeafIdentities: the leaf only). Default: ca."),
+            LibraryFlag("--include-subdomains", .switch,
+                        help: "the pinned domain names one label below it too (NSIncludesSubdomains)."),
+        ],
+        importFlags: [],
         policyFromFlags: { flags throws(InputError) in try ATSDefinition.policy(flags) }
     )
 }

@@ -29,6 +29,20 @@ extension LibraryDefinition {
                                                   in: build.bundleLabel, settings)
         },
         exportForms: [CertificateBundle.format],
+        flags: [
+            LibraryFlag("--evaluator", .option(valueName: "kind", values: AlamofireDefinition.flagKinds), help:
+                "the evaluator, default, pinned-certificates, public-keys, revocation (options .any: the OCSP "
+                    + "responder; --revocation chooses another method) or disabled (default: pinned-certificates with "
+                    + "pins, else default)."),
+            LibraryFlag("--accept-self-signed-certificates", .switch,
+                        help: "the pinned certificates become the only anchors (acceptSelfSignedCertificates)."),
+            LibraryFlag("--no-default-validation", .switch,
+                        help: "performDefaultValidation = false (the host check, when on, still validates the chain)."),
+            LibraryFlag("--no-validate-host", .switch, help: "validateHost = false, the host name is not checked."),
+        ],
+        importFlags: [ImportFlag(flag: LibraryFlag(
+            "--public-keys", .switch, help: "a bundle's certificates pin keys (PublicKeysTrustEvaluator).")
+        ) { _, settings throws(InputError) in settings.publicKeys = true }],
         policyFromFlags: { flags throws(InputError) in try AlamofireDefinition.policy(flags) }
     )
 }

@@ -43,6 +43,11 @@ extension LibraryDefinition {
             return try NSCBuildReading.read(apk, hosts: settings.hosts)
         },
         exportForms: [.nscXML],
+        flags: [
+            LibraryFlag("--nsc-config", .option(valueName: "file"), help: "the app's network_security_config.xml "
+                + "(@raw/ anchors are read from the raw/ folder beside its folder)."),
+            LibraryFlag("--debuggable", .switch, help: "a debuggable build, whose debug-overrides apply."),
+        ],
         flagsProblem: { flags in
             if !flags.has("--nsc-config") {
                 return "--library nsc needs --nsc-config FILE: the app's network_security_config.xml"
@@ -52,6 +57,9 @@ extension LibraryDefinition {
             }
             return nil
         },
+        importFlags: [ImportFlag(flag: LibraryFlag(
+            "--debuggable", .switch, help: "a debuggable build, whose debug-overrides apply.")
+        ) { _, settings throws(InputError) in settings.debuggable = true }],
         policyFromFlags: { flags throws(InputError) in
             guard let path = flags.value("--nsc-config") else { throw InputError("--library nsc needs --nsc-config FILE") }
             let debuggable = flags.has("--debuggable")

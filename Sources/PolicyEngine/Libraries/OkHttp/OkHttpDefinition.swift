@@ -55,6 +55,24 @@ extension LibraryDefinition {
             return try OkHttpBuildReading.read(apk, hosts: settings.hosts)
         },
         exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
+        flags: [LibraryFlag("--pattern", .option(valueName: "pattern"), help: "the CertificatePinner pattern the pins "
+            + "are added under, a host, *.example.com or **.example.com (default: the host checked).")],
+        importFlags: [
+            ImportFlag(flag: LibraryFlag("--variant", .option(valueName: "variant"), help: "the build type or "
+                + "flavour whose BuildConfig fields hold a source's pins, when builds differ.")
+            ) { value, settings throws(InputError) in settings.variant = value },
+            ImportFlag(flag: LibraryFlag("--define", .repeatable(valueName: "name=value"), help: "the value of a name "
+                + "a source uses, as NAME=VALUE (PIN, BuildConfig.PIN); repeatable.")
+            ) { define, settings throws(InputError) in
+                let name = String(define.prefix { $0 != "=" })
+                guard define.contains("="), OkHttpDefinition.isDefinableName(name), !define.contains("\n") else {
+                    throw InputError("--define \(define): expected NAME=VALUE, NAME as the source writes it (PIN, "
+                        + "BuildConfig.PIN)")
+                }
+                // The last value given for a name wins.
+                settings.defines[name] = String(define.dropFirst(name.count + 1))
+            },
+        ],
         policyFromFlags: { flags throws(InputError) in try OkHttpDefinition.policy(flags) }
     )
 }

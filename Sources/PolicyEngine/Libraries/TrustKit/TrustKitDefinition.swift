@@ -32,10 +32,21 @@ extension LibraryDefinition {
                                                                                   hosts: settings.hosts))
         },
         exportForms: [.trustkitPlist, .trustkitJSON],
+        flags: [
+            LibraryFlag("--trustkit-domain", .option(valueName: "domain"),
+                        help: "the pinned domain (default: the host checked)."),
+            LibraryFlag("--include-subdomains", .switch,
+                        help: "the pins also cover every subdomain of the pinned domain (TSKIncludeSubdomains)."),
+            LibraryFlag("--report-only", .switch,
+                        help: "a pin mismatch is only reported, the connection is allowed (TSKEnforcePinning = NO)."),
+            LibraryFlag("--expiration-date", .option(valueName: "yyyy-MM-dd"),
+                        help: "once past 00:00 UTC of that day, pinning is off, fail-open (TSKExpirationDate)."),
+        ],
         flagsProblem: { flags in
             guard let date = flags.value("--expiration-date"), TrustKitDefinition.flagDay(date) == nil else { return nil }
             return "--expiration-date \(date): expected a date written yyyy-MM-dd"
         },
+        importFlags: [],
         policyFromFlags: { flags throws(InputError) in try TrustKitDefinition.policy(flags) }
     )
 }
