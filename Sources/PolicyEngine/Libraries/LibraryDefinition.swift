@@ -53,6 +53,9 @@ public struct LibraryDefinition: Sendable {
     }
 
     public let library: Library
+    /// The library's evaluator, whose policy every form of the library builds; it converts to the portable form
+    /// every other library's export starts from, so a library without that conversion does not build.
+    public let policy: any (TrustPolicy & PortableConvertible).Type
     /// The platforms on which the library's pinning exists only from some version on (DESIGN §12); elsewhere it
     /// exists wherever the app runs.
     public let availability: [LibraryAvailability]
@@ -68,7 +71,7 @@ public struct LibraryDefinition: Sendable {
     /// The forms `config export` writes for this library, the first being the default.
     public let exportForms: [NativeExport.Format]
     /// A contradiction among the flags given, caught before anything is read (nil: none).
-    public let flagsProblem: @Sendable (PolicyFlags) -> String?
+    public let flagsProblem: (@Sendable (PolicyFlags) -> String?)?
     /// The library's own flags of `check`, `verify` and `lint`, which `policyFromFlags` reads.
     public let flags: [LibraryFlag]
     let importFlags: [ImportFlag]
@@ -76,18 +79,19 @@ public struct LibraryDefinition: Sendable {
     public let policyFromFlags: @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
 
     init(
-        library: Library, availability: [LibraryAvailability] = [], inline: InlineForm,
-        configSettings: [ConfigSetting] = [],
+        library: Library, policy: any (TrustPolicy & PortableConvertible).Type, availability: [LibraryAvailability],
+        inline: InlineForm, configSettings: [ConfigSetting],
         readNative: @escaping @Sendable (String, NativeConfiguration.Settings) throws(ConfigurationError)
             -> NativeConfiguration.Reading,
         readBuild: (@Sendable (AppBuild, NativeConfiguration.Settings) throws(ConfigurationError)
-            -> NativeConfiguration.Reading?)? = nil,
+            -> NativeConfiguration.Reading?)?,
         exportForms: [NativeExport.Format],
-        flags: [LibraryFlag], flagsProblem: @escaping @Sendable (PolicyFlags) -> String? = { _ in nil },
+        flags: [LibraryFlag], flagsProblem: (@Sendable (PolicyFlags) -> String?)?,
         importFlags: [ImportFlag],
         policyFromFlags: @escaping @Sendable (PolicyFlags) throws(InputError) -> FlagPolicy
     ) {
         self.library = library
+        self.policy = policy
         self.availability = availability
         self.inline = inline
         self.configSettings = configSettings
@@ -109,7 +113,7 @@ public struct LibraryDefinition: Sendable {
         for (name, value) in given.settings {
             if let problem = flags.first(where: { $0.name == name })?.problem(with: value) { return problem }
         }
-        return flagsProblem(given)
+        return flagsProblem?(given)
     }
 
     /// Sets `settings` from the `config import` flags given for this library.

@@ -11,6 +11,8 @@ extension LibraryDefinition {
     /// shipped, `--mode` and its two switches on the command line.
     static let afnetworking = LibraryDefinition(
         library: .afnetworking,
+        policy: AFNetworkingPolicy.self,
+        availability: [],
         inline: .decoder { value, context throws(ConfigurationError) in try AFNetworkingDefinition.inline(value, context) },
         configSettings: [ConfigSetting(key: "mode") { value, settings throws(ConfigurationError) in
             let text = try value.string()
@@ -58,6 +60,7 @@ extension LibraryDefinition {
             LibraryFlag("--no-validate-domain-name", .switch,
                         help: "do not check the host name or the leaf's TLS server usage (validatesDomainName = NO)."),
         ],
+        flagsProblem: nil,
         importFlags: [ImportFlag(flag: LibraryFlag(
             "--mode", .option(valueName: "mode", values: ["certificate", "publickey"]),
             help: "the pinning mode a .cer bundle is used with, certificate or publickey (default: publickey).")

@@ -21,6 +21,7 @@ extension LibraryDefinition {
     /// `--include-subdomains`, `--ats-identities`) on the command line.
     static let ats = LibraryDefinition(
         library: .ats,
+        policy: ATSPolicy.self,
         // Apple's documentation of NSPinnedDomains, NSPinnedCAIdentities, NSPinnedLeafIdentities and
         // SPKI-SHA256-BASE64 (developer.apple.com/documentation/bundleresources/information-property-list/
         // nsapptransportsecurity/nspinneddomains) gives "iOS 14.0+, iPadOS 14.0+, macOS 11.0+"; parseNSPinnedDomains
@@ -32,6 +33,7 @@ extension LibraryDefinition {
                 + "from macOS 11: below it the app's Info.plist pins nothing and the system's own evaluation decides"),
         ],
         inline: .decoder { value, context throws(ConfigurationError) in try ATSDefinition.inline(value, context) },
+        configSettings: [],
         readNative: { path, settings throws(ConfigurationError) in
             ATSDefinition.reading(try ATSInfoPlistReader.read(path, hosts: settings.hosts))
         },
@@ -52,6 +54,7 @@ extension LibraryDefinition {
             LibraryFlag("--include-subdomains", .switch,
                         help: "the pinned domain names one label below it too (NSIncludesSubdomains)."),
         ],
+        flagsProblem: nil,
         importFlags: [],
         policyFromFlags: { flags throws(InputError) in try ATSDefinition.policy(flags) }
     )

@@ -11,6 +11,8 @@ extension LibraryDefinition {
     /// evaluator (`--evaluator` and its switches) on the command line.
     static let alamofire = LibraryDefinition(
         library: .alamofire,
+        policy: AlamofirePolicy.self,
+        availability: [],
         inline: .decoder { value, context throws(ConfigurationError) in try AlamofireDefinition.inline(value, context) },
         configSettings: [ConfigSetting(key: "evaluator") { value, settings throws(ConfigurationError) in
             let text = try value.string()
@@ -40,6 +42,7 @@ extension LibraryDefinition {
                         help: "performDefaultValidation = false (the host check, when on, still validates the chain)."),
             LibraryFlag("--no-validate-host", .switch, help: "validateHost = false, the host name is not checked."),
         ],
+        flagsProblem: nil,
         importFlags: [ImportFlag(flag: LibraryFlag(
             "--public-keys", .switch, help: "a bundle's certificates pin keys (PublicKeysTrustEvaluator).")
         ) { _, settings throws(InputError) in settings.publicKeys = true }],

@@ -21,6 +21,7 @@ extension LibraryDefinition {
     /// (`--nsc-config`); it has no inline form.
     static let nsc = LibraryDefinition(
         library: .nsc,
+        policy: NSCPolicy.self,
         // The manifest attribute and the framework that reads the file came with Android 7.0: "android:
         // networkSecurityConfig ... Added in API level 24" (developer.android.com/reference/android/R.attr), and
         // android.security.net.config first ships in AOSP's nougat branches. Below it the file is never read: no pins,

@@ -27,6 +27,8 @@ extension LibraryDefinition {
     /// shipped, `--pattern` on the command line.
     static let okhttp = LibraryDefinition(
         library: .okhttp,
+        policy: OkHttpPolicy.self,
+        availability: [],
         inline: .decoder { value, context throws(ConfigurationError) in try OkHttpDefinition.inline(value, context) },
         configSettings: [
             ConfigSetting(key: "variant") { value, settings throws(ConfigurationError) in
@@ -57,6 +59,7 @@ extension LibraryDefinition {
         exportForms: [.okhttpKotlin, .okhttpJava, .okhttpText],
         flags: [LibraryFlag("--pattern", .option(valueName: "pattern"), help: "the CertificatePinner pattern the pins "
             + "are added under, a host, *.example.com or **.example.com (default: the host checked).")],
+        flagsProblem: nil,
         importFlags: [
             ImportFlag(flag: LibraryFlag("--variant", .option(valueName: "variant"), help: "the build type or "
                 + "flavour whose BuildConfig fields hold a source's pins, when builds differ.")

@@ -22,7 +22,10 @@ extension LibraryDefinition {
     /// (`--trustkit-domain` and its switches) on the command line.
     static let trustkit = LibraryDefinition(
         library: .trustkit,
+        policy: TrustKitPolicy.self,
+        availability: [],
         inline: .decoder { value, context throws(ConfigurationError) in try TrustKitDefinition.inline(value, context) },
+        configSettings: [],
         readNative: { path, settings throws(ConfigurationError) in
             TrustKitDefinition.reading(try TrustKitConfigurationReader.read(path, hosts: settings.hosts))
         },
