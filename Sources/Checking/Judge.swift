@@ -49,6 +49,14 @@ public enum Judge: Sendable {
         }
     }
 
+    /// Whether anchors are given as the user's roots, beside a platform version's store.
+    var hasUserRoots: Bool {
+        switch self {
+        case .flags(let setup): setup.evaluator.context.platformRules?.userRoots != nil
+        case .file(_, let evaluator, _): evaluator.context.platformRules?.userRoots != nil
+        }
+    }
+
     /// The evaluation time every report of the run carries.
     public var time: Date {
         switch self {

@@ -27,6 +27,9 @@ struct PlatformJudges: Sendable {
     var appVersions: [String: Set<String>] = [:]
     /// The libraries whose policies judge: the flags' one, or every app's of the policy file.
     private var libraries: Set<Library> = []
+    /// Whether roots are given as the user's: without them, Android's opt-in to user roots from API 24 changes
+    /// nothing, and versions on both sides of it share a class.
+    private var hasUserRoots = false
 
     /// What a policy file already read asks for with its `platforms:` (each app's own or the file's default), judged
     /// by every app of `file`; nil when it names none. A `CheckPlan` builds these once (`serve`: per load of its file).
@@ -84,22 +87,24 @@ struct PlatformJudges: Sendable {
         onFirst.platform = first
         let base = if let file { try Judge(onFirst, file: file) } else { try Judge(flags: onFirst) }
         libraries = file.map { Set($0.apps.map(\.library)) } ?? [settings.library]
+        hasUserRoots = base.hasUserRoots
         runs = stores.enumerated().map { index, store in
             Run(store: store, judge: { index == 0 ? base : base.on(store) })
         }
     }
 
-    private init(runs: [Run], appVersions: [String: Set<String>], libraries: Set<Library>) {
+    private init(runs: [Run], appVersions: [String: Set<String>], libraries: Set<Library>, hasUserRoots: Bool) {
         self.runs = runs
         self.appVersions = appVersions
         self.libraries = libraries
+        self.hasUserRoots = hasUserRoots
     }
 
     /// The same judges, each changed by `change` when first asked for (`Judge.at` per check, `Judge.remembering`
     /// for `serve`): nothing read again.
     func changingJudges(_ change: @escaping @Sendable (Judge) -> Judge) -> PlatformJudges {
         PlatformJudges(runs: runs.map { run in Run(store: run.store, judge: { change(run.judge) }) },
-                       appVersions: appVersions, libraries: libraries)
+                       appVersions: appVersions, libraries: libraries, hasUserRoots: hasUserRoots)
     }
 
     /// The results of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
@@ -111,7 +116,7 @@ struct PlatformJudges: Sendable {
         var versions: [(store: PlatformStore, results: [TargetResult])] = []
         var judged: [VersionClass: [TargetResult]] = [:]
         for run in runs {
-            let key = VersionClass(run.store, presented: presented, judgedBy: libraries)
+            let key = VersionClass(run.store, presented: presented, judgedBy: libraries, userRoots: hasUserRoots)
             let found: [TargetResult]
             if let known = judged[key] {
                 found = known

@@ -17,12 +17,14 @@ struct VersionClass: Hashable {
     let libraries: Set<Library>
     let reachableRoots: [String]
 
-    init(_ store: PlatformStore, presented: [X509Certificate], judgedBy judging: Set<Library>) {
+    init(_ store: PlatformStore, presented: [X509Certificate], judgedBy judging: Set<Library>, userRoots: Bool) {
         platform = store.snapshot.platform
         appliesAppleServerPolicy = store.appliesAppleServerPolicy
         checksAnchorValidity = store.checksAnchorValidity
         requiresCertificateTransparency = store.certificateTransparency != nil
-        userRootsNeedOptIn = store.snapshot.userRootsNeedOptIn
+        // The opt-in decides only whether the user's roots count (`EvaluationContext.forApp`): with none given,
+        // Android 7.0 judges as 6.0 does.
+        userRootsNeedOptIn = userRoots && store.snapshot.userRootsNeedOptIn
         libraries = judging.filter { $0.definition.absence(on: store.snapshot) == nil }
         reachableRoots = store.rootNames.reachable(from: presented, in: store.snapshot.rootIDs)
     }
