@@ -9,8 +9,17 @@ import PolicyEngine
 public struct CheckPlan: Sendable {
     /// Without platforms, the one judge; on platforms, the first version's, standing for all where one is asked
     /// (which apps cover a domain, the file's targets).
-    public let judge: Judge
+    let judge: Judge
     let platforms: PlatformJudges?
+
+    /// The targets the policy file lists; none for a policy given by flags.
+    public var fileTargets: [Target] { judge.fileTargets }
+
+    /// Whether the policy is a file of apps, whose runs end with a summary of the targets each app breaks on.
+    public var isPolicyFile: Bool { judge.isPolicyFile }
+
+    /// The policy file's apps that cover `domain`; none for a policy given by flags.
+    public func apps(covering domain: String?) -> [PolicyFile.App] { judge.apps(covering: domain) }
 
     private init(judge: Judge, platforms: PlatformJudges?) {
         self.judge = judge

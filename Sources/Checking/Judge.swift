@@ -5,12 +5,12 @@ import PolicyEngine
 /// Who judges a presented chain: the one policy the flags give, or every app of a policy file that covers the
 /// domain (or only the app named, as `serve`'s `/probe?app=` asks). Built once per command or probe; judging a chain
 /// never touches the network.
-public enum Judge: Sendable {
+enum Judge: Sendable {
     case flags(PolicySetup)
     case file(PolicyFile, PolicyEvaluator, onlyApp: String? = nil)
 
     /// The apps of the policy file that judge `domain`, in file order; empty for a policy given by flags.
-    public func apps(covering domain: String?) -> [PolicyFile.App] {
+    func apps(covering domain: String?) -> [PolicyFile.App] {
         guard case .file(let file, _, let only) = self, let domain else { return [] }
         return file.apps(covering: domain).filter { only == nil || $0.name == only }
     }
@@ -18,7 +18,7 @@ public enum Judge: Sendable {
     /// Judges `presented` for `domain`, every policy sharing one `ChainOracle`, so a validation runs once: one report
     /// per policy judging it (one, or one per covering app), or the one input failure when the policy cannot be built
     /// for the domain (TrustKit refusing it as a pinned domain) or no app of the file covers it.
-    public func judge(target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?) -> [TargetResult] {
+    func judge(target: String, domain: String?, presented: [X509Certificate], tls: TLSInfo?) -> [TargetResult] {
         let inputFailure = { (message: String) in
             [TargetResult.failed(FailureReport(target: target, code: "input", message: message))]
         }
@@ -58,7 +58,7 @@ public enum Judge: Sendable {
     }
 
     /// The evaluation time every report of the run carries.
-    public var time: Date {
+    var time: Date {
         switch self {
         case .flags(let setup): setup.evaluator.context.time
         case .file(_, let evaluator, _): evaluator.context.time
@@ -66,7 +66,7 @@ public enum Judge: Sendable {
     }
 
     /// When no chain could be had from a target: one failure per policy that would have judged it.
-    public func failures(target: String, domain: String?, code: String, message: String) -> [FailureReport] {
+    func failures(target: String, domain: String?, code: String, message: String) -> [FailureReport] {
         switch self {
         case .flags(let setup):
             let policy = try? setup.policy(domain)
@@ -87,13 +87,13 @@ public enum Judge: Sendable {
     /// The same judge at `time`, and of a policy file only `onlyApp` when one is named: what a long-running caller
     /// (`serve`, built once per policy load) changes for each check. The anchors and platform rules are kept as
     /// built, so nothing is read again.
-    public func at(_ time: Date, onlyApp: String? = nil) -> Judge {
+    func at(_ time: Date, onlyApp: String? = nil) -> Judge {
         changingContext(onlyApp: onlyApp) { $0.time = time }
     }
 
     /// The same judge reusing the verifications `memo` remembers: for a long-running caller (`serve`), which judges
     /// the same chains again and again. Only where running a verification again must give the same result.
-    public func remembering(_ memo: VerificationMemo) -> Judge {
+    func remembering(_ memo: VerificationMemo) -> Judge {
         changingContext { $0.verificationMemo = memo }
     }
 
@@ -121,12 +121,12 @@ public enum Judge: Sendable {
     }
 
     /// The policy file's targets, for `check --config` without targets.
-    public var fileTargets: [Target] {
+    var fileTargets: [Target] {
         if case .file(let file, _, _) = self { return file.targets }
         return []
     }
 
-    public var isPolicyFile: Bool {
+    var isPolicyFile: Bool {
         if case .file = self { return true }
         return false
     }

@@ -60,7 +60,7 @@ struct ExporterRoutes: Sendable {
         // The apps a failed probe leaves without a verdict; a judged one names its own (no lookup per probe).
         var unjudged: [String] = []
         if case .failed = result.outcome {
-            unjudged = policy.plan.judge.apps(covering: result.domain).map(\.name)
+            unjudged = policy.plan.apps(covering: result.domain).map(\.name)
                 .filter { probeRequest.app == nil || $0 == probeRequest.app }
         }
         fleet.record(result, coveringApps: unjudged, listed: policy.lists(probeRequest.target))

@@ -64,7 +64,7 @@ enum Probe {
         // As `check --config`, by the plan built at load; a probe only sets time and app.
         let plan = policy.plan.at(settings.fixedTime ?? Date(), onlyApp: request.app)
         // Nothing is connected to for a domain no app judges.
-        guard !plan.judge.apps(covering: request.domain).isEmpty else {
+        guard !plan.apps(covering: request.domain).isEmpty else {
             let message = request.app.map { "app \($0) does not cover \(request.domain)" }
                 ?? policy.file.uncoveredMessage(request.domain)
             return .failed(code: "uncovered", message: message)

@@ -59,7 +59,7 @@ import Testing
             let results = plan.judge(Certs.load("leaf-fullchain.pem"), target: "leaf-fullchain.pem",
                                       domain: "pinning.test")
             #expect(Self.verdicts(results) == ["afn": true, "sdk": true, "stale": false])
-            #expect(plan.judge.apps(covering: "other.test").isEmpty)
+            #expect(plan.apps(covering: "other.test").isEmpty)
         }
     }
 

@@ -83,7 +83,7 @@ struct CheckCommand: ParsableCommand {
             reporter.finish()
             try ExitStatus.inputError.exit()
         }
-        let targets = self.targets.isEmpty && list == nil ? plan.judge.fileTargets : self.targets
+        let targets = self.targets.isEmpty && list == nil ? plan.fileTargets : self.targets
         guard !targets.isEmpty || list != nil else {
             reporter.emitError(FailureReport(target: nil, code: "input", message:
                 "\(policyOptions.config ?? "the policy file") lists no targets: give them on the command line"))
@@ -97,7 +97,6 @@ struct CheckCommand: ParsableCommand {
         // Only the summary of a policy-file run outlives a target: it names the targets each app breaks on.
         var summary = BreakageSummary()
         var status = ExitStatus.trusted
-        let judge = plan.judge
         let live = LiveSettings(connection: connection.settings, edges: edges.settings,
                                 revocation: revocation.revocation, revocationDestination: revocation.destination)
         ConcurrentRunner.run(jobs: fittedJobs, next: source.next, work: { input in
@@ -111,13 +110,13 @@ struct CheckCommand: ParsableCommand {
             progress.clear()
             reporter.emit(results)
             status = ExitStatus.combined([status] + results.map(ExitStatus.init))
-            if judge.isPolicyFile { summary.add(results.reports) }
+            if plan.isPolicyFile { summary.add(results.reports) }
             if edges.splitsTargets { reporter.emitEdgeSummary(EdgeSummary(results)) }
             reporter.flush()
             progress.advance(to: index + 1)
         })
         progress.clear()
-        status = ExitStatus.combined([status, reporter.finish(summary: judge.isPolicyFile ? summary : nil)])
+        status = ExitStatus.combined([status, reporter.finish(summary: plan.isPolicyFile ? summary : nil)])
         if status != .trusted { try status.exit() }
     }
 

@@ -74,7 +74,7 @@ struct LintCommand: ParsableCommand {
                                          evidence: evidence)
                 statuses += lint(results, reporter)
             } else {
-                let targets = self.targets.isEmpty ? plan.judge.fileTargets : self.targets
+                let targets = self.targets.isEmpty ? plan.fileTargets : self.targets
                 guard !targets.isEmpty else { throw InputError("the policy file lists no targets: give them") }
                 let live = LiveSettings(connection: connection.settings, revocation: revocation.revocation,
                                         revocationDestination: revocation.destination)

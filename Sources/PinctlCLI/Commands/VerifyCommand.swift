@@ -62,7 +62,7 @@ struct VerifyCommand: ParsableCommand {
             status = ExitStatus.combined(results.map(ExitStatus.init))
             var summary = BreakageSummary()
             summary.add(results.reports)
-            status = ExitStatus.combined([status, reporter.finish(summary: plan.judge.isPolicyFile ? summary : nil)])
+            status = ExitStatus.combined([status, reporter.finish(summary: plan.isPolicyFile ? summary : nil)])
         } catch {
             reporter.emitError(FailureReport(target: target, domain: host, time: policyOptions.anchors.time,
                                              code: "input", message: error.description))
