@@ -102,7 +102,6 @@ let package = Package(
                 "Checking",
                 "PolicyEngine",
                 "OpenSSLWrapper",
-                "JSONTree",
                 "TextSyntax",
                 "Transport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -175,9 +174,10 @@ let fuzzTargets: [(name: String, parsers: [Target.Dependency])] = [
     ("FuzzCTLogList", ["OpenSSLWrapper", "TextSyntax"]),
     ("FuzzStoreSnapshotFile", ["PolicyEngine", "TextSyntax"]),
     ("FuzzBuildArchive", ["Archives", "Artifacts"]),
+    ("FuzzPinFailureReport", ["PolicyEngine", "OpenSSLWrapper"]),
 ]
 // They are part of the package only when PINCTL_FUZZ_TARGETS or PINCTL_FUZZ_RUNTIME is set: `swift build` and
-// `swift test` would otherwise compile and link fourteen executables that nothing else runs. PINCTL_FUZZ_RUNTIME names
+// `swift test` would otherwise compile and link fifteen executables that nothing else runs. PINCTL_FUZZ_RUNTIME names
 // compiler-rt's libFuzzer without a main (libclang_rt.fuzzer_no_main): scripts/lib/instrumented-build.sh sets it for
 // the one instrumented build that the suite under ASan and scripts/fuzz.sh share (coverage instrumentation is in its
 // flags), so that CI compiles the package twice, instrumented and release.

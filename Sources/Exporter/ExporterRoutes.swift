@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Hummingbird
 import Logging
+import PolicyEngine
 
 /// `/probe`, `/report`, `/metrics` and `/`: what each route answers, and the bookkeeping around a probe.
 struct ExporterRoutes: Sendable {

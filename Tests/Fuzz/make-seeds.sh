@@ -505,4 +505,52 @@ with zipfile.ZipFile(f"{out}/nsc.apk") as z:
 PY
 fi
 
+# FuzzPinFailureReport: pin-failure reports as TrustKit 3.0.0 (TSKPinFailureReport.m: 64-column PEM, CRLF, no
+# final newline) and TrustKit-Android 1.1.5 (PinningFailureReport.java: 76 columns, LF, served-certificate-chain)
+# send them, with the fixture chain, and the ways a hostile body goes wrong.
+if wanted FuzzPinFailureReport; then
+dir=$(fresh FuzzPinFailureReport)
+python3 - "$certs" "$dir" <<'PY'
+import json, sys, textwrap
+certs, out = sys.argv[1], sys.argv[2]
+def body(name):
+    return "".join(open(f"{certs}/{name}").read().splitlines()[1:-1])
+def pem(name, width, newline, final):
+    lines = ["-----BEGIN CERTIFICATE-----"] + textwrap.wrap(body(name), width) + ["-----END CERTIFICATE-----"]
+    return newline.join(lines) + (newline if final else "")
+def report(android, **changes):
+    chain = [pem(n, 76, "\n", True) if android else pem(n, 64, "\r\n", False)
+             for n in ("leaf.pem", "intermediate-ca.pem")]
+    value = {"app-bundle-id": "com.example.App", "app-version": "3.1", "app-vendor-id": "6F1C4B0E-0D55-4B3A",
+             "trustkit-version": "1.1.5" if android else "3.0.0", "hostname": "api.example.com", "port": 0,
+             "noted-hostname": "api.example.com", "include-subdomains": False, "enforce-pinning": True,
+             "date-time": "2026-06-01T12:00:00Z", "validated-certificate-chain": chain, "validation-result": 1,
+             "known-pins": ['pin-sha256="AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="']}
+    if android:
+        value.update({"app-platform": "ANDROID", "served-certificate-chain": chain})
+    else:
+        value.update({"app-platform": "IOS", "app-platform-version": "17.2.0", "known-pins-expiration-date": None})
+    value.update(changes)
+    return json.dumps({k: v for k, v in value.items() if v is not Ellipsis}).encode()
+seeds = {
+    "ios.json": report(False), "android.json": report(True),
+    "macos-result-2.json": report(False, **{"app-platform": "MACOS", "validation-result": 2}),
+    "no-platform-version.json": report(False, **{"app-platform-version": ...}),
+    "success-result.json": report(False, **{"validation-result": 0}),
+    "unknown-platform.json": report(False, **{"app-platform": "PLAN9"}),
+    "bad-time.json": report(False, **{"date-time": "2026-06-01 12:00"}),
+    "empty-chain.json": report(True, **{"served-certificate-chain": []}),
+    "two-in-one-entry.json": report(False, **{"validated-certificate-chain": [pem("leaf.pem", 64, "\n", True)
+                                                                              + pem("intermediate-ca.pem", 64, "\n", True)]}),
+    "not-a-certificate.json": report(False, **{"validated-certificate-chain": ["-----BEGIN CERTIFICATE-----\nAAAA"]}),
+    "long-version.json": report(False, **{"app-version": "9" * 65}),
+    "number-hostname.json": report(False, **{"hostname": 443}),
+}
+for name, data in seeds.items():
+    open(f"{out}/{name}", "wb").write(data)
+open(f"{out}/not-json.json", "wb").write(b'{"app-platform": "IOS",')
+open(f"{out}/array.json", "wb").write(b"[]")
+PY
+fi
+
 for dir in "$corpus"/*/; do echo "$(basename "$dir"): $(ls "$dir" | wc -l) seeds, $(du -sk "$dir" | cut -f1) KB"; done

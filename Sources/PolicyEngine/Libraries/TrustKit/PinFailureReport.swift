@@ -1,46 +1,45 @@
 import FoundationEssentials
 import JSONTree
 import OpenSSLWrapper
-import PolicyEngine
 
 /// A pin-failure report as TrustKit sends it to its `reportUris`: TSKPinFailureReport's `json` on iOS
 /// (TrustKit/Reporting/TSKPinFailureReport.m) or PinningFailureReport's `toJson` on Android
 /// (trustkit/src/main/java/com/datatheorem/android/trustkit/reporting/PinningFailureReport.java). The same keys on
 /// both but a few; what a device sends is data, each value checked before it is used.
-struct PinFailureReport: Sendable {
+public struct PinFailureReport: Sendable {
     /// Why a body is not a report TrustKit writes, naming the key.
-    struct Malformed: Error, Sendable {
-        let message: String
+    public struct Malformed: Error, Sendable {
+        public let message: String
     }
 
-    enum Platform: String, Sendable {
+    public enum Platform: String, Sendable {
         case ios = "IOS", tvos = "TVOS", watchos = "WATCHOS", macos = "MACOS", android = "ANDROID"
     }
 
-    let bundleID: String
-    let appVersion: String
-    let platform: Platform
+    public let bundleID: String
+    public let appVersion: String
+    public let platform: Platform
     /// iOS and macOS: `operatingSystemVersion` as "17.2.0"; Android sends none.
-    let platformVersion: String?
-    let hostname: String
+    public let platformVersion: String?
+    public let hostname: String
     /// When the device saw the failure. iOS writes UTC; TrustKit-Android formats the device's local time with
     /// android.text.format.DateFormat, which prints the pattern's `Z` as a letter: its offset is unknown.
-    let time: Date
+    public let time: Date
     /// The chain the device judged, leaf first: SecTrust's on iOS; Android sends the chain as served beside it.
-    let chain: [X509Certificate]
+    public let chain: [X509Certificate]
     /// TSKTrustEvaluationResult (iOS) or PinningValidationResult's ordinal (Android): the same numbers.
-    let validationResult: Int
+    public let validationResult: Int
 
     /// TSKTrustEvaluationResult's names (TrustKit/public/TSKTrustDecision.h), PinningValidationResult's in the same
     /// order; 0 (success) is never reported.
-    static let validationResults = [
+    public static let validationResults = [
         1: "no-matching-pin", 2: "invalid-certificate-chain", 3: "invalid-parameters",
         4: "user-defined-trust-anchor", 5: "could-not-generate-spki-hash",
     ]
 
-    var validationResultName: String { Self.validationResults[validationResult] ?? String(validationResult) }
+    public var validationResultName: String { Self.validationResults[validationResult] ?? String(validationResult) }
 
-    static func parse(_ body: [UInt8]) throws(Malformed) -> PinFailureReport {
+    public static func parse(_ body: [UInt8]) throws(Malformed) -> PinFailureReport {
         let root: JSONNode
         do {
             root = try JSONTree.parse(body)
