@@ -25,7 +25,8 @@ struct LibraryFlagOptions<Use: LibraryFlagUse>: ParsableArguments, CustomReflect
     /// One flag as declared: a name several libraries share (`--include-subdomains`) is declared once.
     struct Declared {
         let flag: LibraryFlag
-        let libraries: [Library]
+        /// Each declaring library's own sentence after its name.
+        var help: String
         /// The coding key, which ArgumentParser takes from the label without its `_`.
         var key: String { String(flag.name.drop { $0 == "-" }) }
     }
@@ -46,31 +47,22 @@ struct LibraryFlagOptions<Use: LibraryFlagUse>: ParsableArguments, CustomReflect
         var declared: [Declared] = []
         for definition in LibraryRegistry.all {
             for flag in Use.flags(of: definition) {
+                let help = "\(definition.library.rawValue): \(flag.help)"
                 if let index = declared.firstIndex(where: { $0.flag.name == flag.name }) {
                     // One name, one meaning to the parser: LibraryFlagsTests checks that sharers agree on the kind.
-                    let first = declared[index]
-                    declared[index] = Declared(flag: first.flag, libraries: first.libraries + [definition.library])
+                    declared[index].help += " " + help
                 } else {
-                    declared.append(Declared(flag: flag, libraries: [definition.library]))
+                    declared.append(Declared(flag: flag, help: help))
                 }
             }
         }
         return declared
     }
 
-    /// The help of a declared flag: each library's own sentence after its name.
-    private static func help(_ declared: Declared) -> String {
-        declared.libraries.map { library in
-            let own = LibraryRegistry.all.first { $0.library == library }
-                .flatMap { Use.flags(of: $0).first { $0.name == declared.flag.name } }
-            return "\(library.rawValue): \(own?.help ?? declared.flag.help)"
-        }.joined(separator: " ")
-    }
-
     var customMirror: Mirror {
         Mirror(self, children: Self.declared.map { declared -> Mirror.Child in
             let name = NameSpecification.customLong(declared.key)
-            let help = Self.help(declared)
+            let help = declared.help
             switch declared.flag.kind {
             case .switch:
                 return ("_" + declared.key, Flag(wrappedValue: false, name: name, help: ArgumentHelp(help)))
