@@ -57,6 +57,8 @@ public enum ChainVerifier {
             checkLeaf(leaf, options, into: recorder)
             _ = COpenSSLShim_X509_STORE_CTX_set_app_data(ctx, Unmanaged.passUnretained(recorder).toOpaque())
             X509_STORE_CTX_set_verify_cb(ctx, recordAndContinue)
+            // Each signature checked once in the process, however many versions verify the chain (`SignatureMemo`).
+            X509_STORE_CTX_set_verify(ctx, ChainSignatures.verify)
 
             let result = X509_verify_cert(ctx)
             if result != 1, recorder.first == nil {
