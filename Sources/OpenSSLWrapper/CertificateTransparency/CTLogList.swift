@@ -1,5 +1,6 @@
 import FileAccess
 import FoundationEssentials
+import Synchronization
 
 /// Apple's list of trusted CT logs as a snapshot directory holds it (`apple-ct-logs.cnf`, docs/platform-stores.md):
 /// OpenSSL's CT log file format (`enabled_logs`, each log's `description` and `key`) with what trustd keeps beside
@@ -39,8 +40,12 @@ public final class CTLogList: Sendable {
 
     public var trustedCount: Int { logs.count }
     public var untrustedCount: Int { untrusted.count }
-    /// The trusted logs as OpenSSL's store, which `SCT_validate` looks logs up in.
-    let store: CTLogStore
+    /// OpenSSL's stores of trusted logs, each holding the logs one chain's SCTs name, by their ids: made when first
+    /// needed. Decoding a key into OpenSSL's store costs about 20 µs and the list trusts 49 logs, while a chain's SCTs
+    /// name two or three, so a store of every log was most of what judging on Apple's versions cost (#33).
+    private let stores = Mutex(BoundedMemory<[[UInt8]], CTLogStore>(capacity: 64))
+    /// The list's path, which errors name.
+    private let path: String
 
     /// Reads the list at `path`; a file that cannot be read, or a line or log pinctl cannot take, is an error naming
     /// the file and the line.
@@ -54,16 +59,12 @@ public final class CTLogList: Sendable {
         try self.init(bytes: bytes, path: path)
     }
 
-    /// Reads the list `bytes`, which errors name `path`.
+    /// Reads the list `bytes`, which errors name `path`. Every trusted key must read in OpenSSL now, though its store
+    /// is made later: a key OpenSSL cannot take is named at its line.
     package init(bytes: [UInt8], path: String) throws(CTLogListError) {
         let file = try CTLogListFile(try CTLogListSyntax(bytes, path: path), path: path)
-        do {
-            store = try CTLogStore(keys: file.trusted.map(\.log.keyBase64), ids: file.trusted.map(\.log.id),
-                                   list: path)
-        } catch {
-            // A key OpenSSL cannot take is named at its line; any other failure as OpenSSL gave it.
-            throw file.refusedKey(path: path) ?? error
-        }
+        if let refused = file.refusedKey(path: path) { throw refused }
+        self.path = path
         date = file.date
         dateText = file.dateText
         source = file.source
@@ -71,6 +72,16 @@ public final class CTLogList: Sendable {
         untrusted = Dictionary(file.untrusted.map { ($0.log.id, ($0.log.description, $0.state ?? "untrusted")) }) {
             first, _ in first
         }
+    }
+
+    /// OpenSSL's store of the trusted logs among `ids` (the logs a chain's SCTs name; others it does not trust are
+    /// left out, so OpenSSL finds them unknown as with every log in the store).
+    func store(for ids: [[UInt8]]) throws(CTLogListError) -> CTLogStore {
+        let wanted = Set(ids.filter { logs[$0] != nil }).sorted { $0.lexicographicallyPrecedes($1) }
+        if let known = stores.withLock({ $0.value(for: wanted) }) { return known }
+        let store = try CTLogStore(keys: wanted.map { logs[$0]!.keyBase64 }, ids: wanted, list: path)
+        stores.withLock { $0.remember(store, for: wanted) }
+        return store
     }
 }
 

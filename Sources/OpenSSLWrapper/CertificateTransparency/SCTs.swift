@@ -35,11 +35,8 @@ package enum SCTs {
         }
         let list = OpaquePointer(raw)
         defer { SCT_LIST_free(list) }
-        return withContext(leaf, issuer, logs, time) { context in
-            (0..<COpenSSLShim_sk_SCT_num(list)).compactMap { index in
-                COpenSSLShim_sk_SCT_value(list, index).map { judge($0, context, logs, time, hasIssuer: issuer != nil) }
-            }
-        }
+        let scts = (0..<COpenSSLShim_sk_SCT_num(list)).compactMap { COpenSSLShim_sk_SCT_value(list, $0) }
+        return judge(scts, leaf, issuer, logs, time, hasIssuer: issuer != nil)
     }
 
     /// The SCTs the server sent, each serialised (`i2o_SCT`), as x509 entries for `leaf`; one that does not parse
@@ -47,30 +44,52 @@ package enum SCTs {
     package static func sent(_ serialised: [[UInt8]], for leaf: X509Certificate, logs: CTLogList, at time: Date)
         -> [SCT]
     {
-        withContext(leaf, nil, logs, time) { context in
-            serialised.compactMap { bytes in
-                bytes.withUnsafeBufferPointer { buffer -> SCT? in
-                    var cursor = buffer.baseAddress
-                    guard let sct = o2i_SCT(nil, &cursor, buffer.count) else {
-                        OpenSSLError.clearQueue()
-                        return nil
-                    }
-                    defer { SCT_free(sct) }
-                    guard SCT_set_log_entry_type(sct, CT_LOG_ENTRY_TYPE_X509) == 1 else { return nil }
-                    return judge(sct, context, logs, time, hasIssuer: true)
+        let scts = serialised.compactMap { bytes in
+            bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+                var cursor = buffer.baseAddress
+                guard let sct = o2i_SCT(nil, &cursor, buffer.count) else {
+                    OpenSSLError.clearQueue()
+                    return nil
                 }
+                guard SCT_set_log_entry_type(sct, CT_LOG_ENTRY_TYPE_X509) == 1 else {
+                    SCT_free(sct)
+                    return nil
+                }
+                return sct
             }
+        }
+        defer { scts.forEach { SCT_free($0) } }
+        return judge(scts, leaf, nil, logs, time, hasIssuer: true)
+    }
+
+    /// Each of `scts` judged against the logs of the list they name (`CTLogList.store(for:)`); when OpenSSL's store
+    /// of those logs cannot be made, none counts, each saying why.
+    private static func judge(_ scts: [OpaquePointer], _ leaf: X509Certificate, _ issuer: X509Certificate?,
+                              _ logs: CTLogList, _ time: Date, hasIssuer: Bool) -> [SCT] {
+        let store: CTLogStore
+        do {
+            store = try logs.store(for: scts.map(logID))
+        } catch {
+            return scts.map { sct in
+                let id = logID(sct)
+                let from = logs.logs[id].map(\.name) ?? "log \(base64(id))"
+                return SCT(logID: id, timestamp: timestamp(sct),
+                           judgement: .refused("the SCT from \(from), which cannot be checked: \(error.description)"))
+            }
+        }
+        return withContext(leaf, issuer, store, time) { context in
+            scts.map { judge($0, context, logs, time, hasIssuer: hasIssuer) }
         }
     }
 
-    private static func withContext<T>(_ leaf: X509Certificate, _ issuer: X509Certificate?, _ logs: CTLogList,
+    private static func withContext<T>(_ leaf: X509Certificate, _ issuer: X509Certificate?, _ store: CTLogStore,
                                        _ time: Date, _ body: (OpaquePointer) -> T) -> T {
         guard let context = CT_POLICY_EVAL_CTX_new() else { fatalError("CT_POLICY_EVAL_CTX_new: out of memory") }
         defer { CT_POLICY_EVAL_CTX_free(context) }
         guard CT_POLICY_EVAL_CTX_set1_cert(context, leaf.pointer) == 1,
               issuer.map({ CT_POLICY_EVAL_CTX_set1_issuer(context, $0.pointer) == 1 }) ?? true
         else { fatalError("CT_POLICY_EVAL_CTX_set1: out of memory") }
-        CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, logs.store.pointer)
+        CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(context, store.pointer)
         CT_POLICY_EVAL_CTX_set_time(context, milliseconds(time))
         return body(context)
     }
@@ -79,11 +98,9 @@ package enum SCTs {
 
     private static func judge(_ sct: OpaquePointer, _ context: OpaquePointer, _ logs: CTLogList, _ time: Date,
                               hasIssuer: Bool) -> SCT {
-        var idPointer: UnsafeMutablePointer<UInt8>?
-        let idLength = SCT_get0_log_id(sct, &idPointer)
-        let logID = idPointer.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(idLength))) } ?? []
+        let logID = logID(sct)
         let stamp = SCT_get_timestamp(sct)
-        let timestamp = Date(timeIntervalSince1970: TimeInterval(stamp / 1000))
+        let timestamp = timestamp(sct)
         _ = SCT_validate(sct, context)
         OpenSSLError.clearQueue()
         let from = logs.logs[logID].map(\.name) ?? "log \(base64(logID))"
@@ -107,6 +124,16 @@ package enum SCTs {
                 : "the SCT of \(timeText(timestamp)) from \(from), whose signature does not verify")
         }
         return SCT(logID: logID, timestamp: timestamp, judgement: judgement)
+    }
+
+    private static func logID(_ sct: OpaquePointer) -> [UInt8] {
+        var idPointer: UnsafeMutablePointer<UInt8>?
+        let idLength = SCT_get0_log_id(sct, &idPointer)
+        return idPointer.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(idLength))) } ?? []
+    }
+
+    private static func timestamp(_ sct: OpaquePointer) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(SCT_get_timestamp(sct) / 1000))
     }
 
     package static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
