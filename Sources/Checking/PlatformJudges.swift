@@ -113,18 +113,20 @@ struct PlatformJudges: Sendable {
     public func results<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [TargetResult])
         throws(E) -> [TargetResult]
     {
-        var versions: [(store: PlatformStore, results: [TargetResult])] = []
-        var judged: [VersionClass: [TargetResult]] = [:]
+        var versions: [Version] = []
+        var judged: [VersionClass: (results: [TargetResult], number: Int)] = [:]
         for run in runs {
             let key = VersionClass(run.store, presented: presented, judgedBy: libraries, userRoots: hasUserRoots)
-            let found: [TargetResult]
+            let found: (results: [TargetResult], number: Int)
             if let known = judged[key] {
                 found = known
             } else {
-                found = try check(run.judge)
+                found = (try check(run.judge), judged.count)
                 judged[key] = found
             }
-            versions.append((run.store, found.filter { $0.report.map { runsOn($0, run.store) } ?? true }))
+            let results = appVersions.isEmpty
+                ? found.results : found.results.filter { $0.report.map { runsOn($0, run.store) } ?? true }
+            versions.append(Version(store: run.store, results: results, judgement: found.number))
         }
         return Self.grouped(versions)
     }
@@ -135,8 +137,15 @@ struct PlatformJudges: Sendable {
         return versions.contains(store.snapshot.name)
     }
 
+    /// One version's results, and which judgement they came from: versions of one class share one.
+    struct Version {
+        let store: PlatformStore
+        let results: [TargetResult]
+        let judgement: Int
+    }
+
     /// Every version's results as one list: the reports grouped into platform ranges, then each failure once.
-    static func grouped(_ versions: [(store: PlatformStore, results: [TargetResult])]) -> [TargetResult] {
+    static func grouped(_ versions: [Version]) -> [TargetResult] {
         // A policy that cannot be built or a domain no app covers is the same on every version; evidence an app asked
         // for on the versions that trust the chain is its error once, whichever version asked.
         var failures: [FailureReport] = []
@@ -152,7 +161,8 @@ struct PlatformJudges: Sendable {
         while start < versions.endIndex {
             let platform = versions[start].store.snapshot.platform
             let end = versions[start...].firstIndex { $0.store.snapshot.platform != platform } ?? versions.endIndex
-            reports += group(versions[start..<end].map { ($0.store.snapshot, $0.results.reports) }, platform: platform)
+            reports += group(versions[start..<end].map { ($0.store.snapshot, $0.results.reports, $0.judgement) },
+                             platform: platform)
             start = end
         }
         return reports.map(TargetResult.judged) + failures.map(TargetResult.failed)
@@ -160,9 +170,9 @@ struct PlatformJudges: Sendable {
 
     /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report. A
     /// version without the app's report (its evidence could not be had) ends a run.
-    private static func group(_ versions: [(snapshot: StoreSnapshot, reports: [TargetReport])], platform: String)
-        -> [TargetReport]
-    {
+    private static func group(
+        _ versions: [(snapshot: StoreSnapshot, reports: [TargetReport], judgement: Int)], platform: String
+    ) -> [TargetReport] {
         var apps: [String] = []
         for report in versions.flatMap(\.reports) where !apps.contains(report.app?.name ?? "") {
             apps.append(report.app?.name ?? "")
@@ -177,17 +187,22 @@ struct PlatformJudges: Sendable {
                 grouped.append(report)
                 run = nil
             }
-            for (snapshot, reports) in versions {
+            // The judgement of the run's last version: the next version's report from the same judgement is the
+            // same report, so the run goes on without comparing verdicts.
+            var last: Int?
+            for (snapshot, reports, judgement) in versions {
                 guard let report = reports.first(where: { ($0.app?.name ?? "") == app }) else {
                     close()
+                    last = nil
                     continue
                 }
-                if let current = run?.report, Verdict(current) == Verdict(report) {
+                if let current = run?.report, judgement == last || Verdict(current) == Verdict(report) {
                     run?.last = snapshot
                 } else {
                     close()
                     run = (report, snapshot, snapshot)
                 }
+                last = judgement
             }
             close()
         }

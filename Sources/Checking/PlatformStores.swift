@@ -14,14 +14,17 @@ public struct PlatformStore: Sendable {
     /// with the snapshot's index, read then: a chain reaches one or two of the 150.
     private let store: BuiltOnFirstUse<TrustStore>
 
-    init(snapshot: StoreSnapshot, roots: [CertificateOutline], indexed: [IndexedAnchor],
-         certificateTransparency: CTLogList?, rootNames: RootNameIndex) {
+    init(snapshot: StoreSnapshot, roots: SnapshotRoots, certificateTransparency: CTLogList?,
+         rootNames: RootNameIndex) {
         self.snapshot = snapshot
         self.certificateTransparency = certificateTransparency
         self.rootNames = rootNames
         // One origin for every version of a platform, so grouped versions say the same.
         let origin = "the \(snapshot.platform) store"
-        store = BuiltOnFirstUse { .outlined(roots, indexed: indexed, origin: origin) }
+        store = BuiltOnFirstUse {
+            let (outlines, indexed) = roots.anchors(of: snapshot)
+            return .outlined(outlines, indexed: indexed, origin: origin)
+        }
     }
 
     /// The snapshot's roots, as anchors.
@@ -101,46 +104,66 @@ public struct PlatformSettings: Sendable {
         do throws(StoreSnapshotError) {
             let snapshots = try open(snapshots)
             // Versions share most roots: each is read once, as an outline, or not at all until a chain reaches it
-            // when the directory's index gives its names; the CT log list is read once.
-            let index = try snapshots.rootIndex()
-            var read: [String: CertificateOutline] = [:]
-            var known: [String: IndexedAnchor] = [:]
-            let rootNames = RootNameIndex()
-            var ctLogs: CTLogList?
-            var stores: [PlatformStore] = []
+            // when the directory's index gives its names; the CT log list is read once. A version's list of roots
+            // is made only when a chain is judged on it: most versions share their class's verification.
+            var chosen: [StoreSnapshot] = []
             for text in selectors {
                 let selector = try PlatformSelector(parsing: text)
                 for snapshot in try snapshots.select(selector)
-                where !stores.contains(where: { $0.snapshot.name == snapshot.name }) {
-                    var roots: [CertificateOutline] = []
-                    var indexed: [IndexedAnchor] = []
-                    for id in snapshot.rootIDs.sorted() {
-                        if let root = read[id] {
-                            roots.append(root)
-                        } else if let root = known[id] {
-                            indexed.append(root)
-                        } else if let names = index?.names[id] {
-                            let root = snapshots.indexedRoot(id, subjectNameHash: names.subject)
-                            known[id] = root
-                            rootNames.add(id: id, subject: names.subject, issuer: names.issuer)
-                            indexed.append(root)
-                        } else {
-                            let root = try snapshots.rootOutline(id)
-                            read[id] = root
-                            rootNames.add(id: id, subject: root.subjectNameHash, issuer: root.issuerNameHash)
-                            roots.append(root)
-                        }
-                    }
-                    let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
-                    if requiresCT, ctLogs == nil { ctLogs = try snapshots.appleCTLogs() }
-                    stores.append(PlatformStore(snapshot: snapshot, roots: roots, indexed: indexed,
-                                                certificateTransparency: requiresCT ? ctLogs : nil,
-                                                rootNames: rootNames))
+                where !chosen.contains(where: { $0.name == snapshot.name }) {
+                    chosen.append(snapshot)
                 }
+            }
+            var ids: Set<String> = []
+            for snapshot in chosen { ids.formUnion(snapshot.rootIDs) }
+            let index = try snapshots.rootIndex()
+            let rootNames = RootNameIndex()
+            var outlines: [String: CertificateOutline] = [:]
+            var indexed: [String: IndexedAnchor] = [:]
+            let ordered = ids.sorted()
+            for id in ordered {
+                if let names = index?.names[id] {
+                    indexed[id] = snapshots.indexedRoot(id, subjectNameHash: names.subject)
+                    rootNames.add(id: id, subject: names.subject, issuer: names.issuer)
+                } else {
+                    let root = try snapshots.rootOutline(id)
+                    outlines[id] = root
+                    rootNames.add(id: id, subject: root.subjectNameHash, issuer: root.issuerNameHash)
+                }
+            }
+            let roots = SnapshotRoots(ordered: ordered, outlines: outlines, indexed: indexed)
+            var ctLogs: CTLogList?
+            var stores: [PlatformStore] = []
+            for snapshot in chosen {
+                let requiresCT = PlatformStore.requiresCertificateTransparency(snapshot)
+                if requiresCT, ctLogs == nil { ctLogs = try snapshots.appleCTLogs() }
+                stores.append(PlatformStore(snapshot: snapshot, roots: roots,
+                                            certificateTransparency: requiresCT ? ctLogs : nil, rootNames: rootNames))
             }
             return stores
         } catch {
             throw InputError("--platform: \(error.description)")
         }
+    }
+}
+
+/// The roots of every version a run names, each read once (`PlatformSettings.stores`): as an outline, or as an
+/// anchor the snapshot's index names and that is read when a chain reaches it.
+final class SnapshotRoots: Sendable {
+    /// Every root id, sorted: each version's anchors are in this order, whatever order its file lists them in.
+    private let ordered: [String]
+    private let outlines: [String: CertificateOutline]
+    private let indexed: [String: IndexedAnchor]
+
+    init(ordered: [String], outlines: [String: CertificateOutline], indexed: [String: IndexedAnchor]) {
+        self.ordered = ordered
+        self.outlines = outlines
+        self.indexed = indexed
+    }
+
+    /// The roots of `snapshot`'s version.
+    func anchors(of snapshot: StoreSnapshot) -> (outlines: [CertificateOutline], indexed: [IndexedAnchor]) {
+        let members = ordered.filter(snapshot.rootIDs.contains)
+        return (members.compactMap { outlines[$0] }, members.compactMap { indexed[$0] })
     }
 }
