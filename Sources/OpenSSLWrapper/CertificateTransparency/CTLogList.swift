@@ -44,6 +44,15 @@ public final class CTLogList: Sendable {
     /// needed. Decoding a key into OpenSSL's store costs about 20 µs and the list trusts 49 logs, while a chain's SCTs
     /// name two or three, so a store of every log was most of what judging on Apple's versions cost (#33).
     private let stores = Mutex(BoundedMemory<[[UInt8]], CTLogStore>(capacity: 64))
+    /// A leaf's embedded SCTs as judged against this list (`SCTs.embedded`), by the leaf, its issuer and the time.
+    struct EmbeddedKey: Hashable {
+        let leaf: [UInt8]
+        let issuer: [UInt8]?
+        let time: Date
+    }
+    let embedded = Mutex(BoundedMemory<EmbeddedKey, [SCTs.SCT]>(capacity: 256))
+    /// How many leaves' SCTs were answered from memory, for tests.
+    package var embeddedHits: Int { embedded.withLock { $0.hits } }
     /// The list's path, which errors name.
     private let path: String
 
@@ -62,6 +71,10 @@ public final class CTLogList: Sendable {
     /// Reads the list `bytes`, which errors name `path`. Every trusted key must read in OpenSSL now, though its store
     /// is made later: a key OpenSSL cannot take is named at its line.
     package init(bytes: [UInt8], path: String) throws(CTLogListError) {
+        // Keys read by OpenSSL's built-in EC and RSA methods are written back by them too: without, each key written
+        // back (`i2d_PUBKEY`, to compare and for OpenSSL's log id) searched every provider's encoders, 35 µs a key,
+        // when a policy file's list was read before any certificate installed them.
+        BuiltinKeyMethods.install()
         let file = try CTLogListFile(try CTLogListSyntax(bytes, path: path), path: path)
         if let refused = file.refusedKey(path: path) { throw refused }
         self.path = path

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// is judged by OpenSSL's `SCT_validate` against a log list: the log known, the version 1, the signature over the
 /// entry good, the time not after the evaluation.
 package enum SCTs {
-    package enum Judgement {
+    package enum Judgement: Sendable {
         case valid(CTLogList.Log)
         /// From a log the list does not hold.
         case unknownLog
@@ -14,7 +14,7 @@ package enum SCTs {
         case refused(String)
     }
 
-    package struct SCT {
+    package struct SCT: Sendable {
         package let logID: [UInt8]
         package let timestamp: Date
         package let judgement: Judgement
@@ -28,6 +28,16 @@ package enum SCTs {
     package static func embedded(in leaf: X509Certificate, issuer: X509Certificate?, logs: CTLogList, at time: Date)
         -> [SCT]
     {
+        // Apple's versions that require CT judge one chain alike: its SCTs are judged once for all of them.
+        let key = CTLogList.EmbeddedKey(leaf: leaf.sha256Fingerprint, issuer: issuer?.sha256Fingerprint, time: time)
+        if let known = logs.embedded.withLock({ $0.value(for: key) }) { return known }
+        let judged = judgeEmbedded(in: leaf, issuer: issuer, logs: logs, at: time)
+        logs.embedded.withLock { $0.remember(judged, for: key) }
+        return judged
+    }
+
+    private static func judgeEmbedded(in leaf: X509Certificate, issuer: X509Certificate?, logs: CTLogList,
+                                      at time: Date) -> [SCT] {
         // get1-style: a new stack of new SCTs, freed with SCT_LIST_free.
         guard let raw = X509_get_ext_d2i(leaf.pointer, NID_ct_precert_scts, nil, nil) else {
             OpenSSLError.clearQueue()
