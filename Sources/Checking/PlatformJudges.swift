@@ -115,6 +115,8 @@ struct PlatformJudges: Sendable {
     {
         var versions: [Version] = []
         var judged: [VersionClass: (results: [TargetResult], number: Int)] = [:]
+        // One number for each distinct list of results: a class's, less the apps that do not run on the version.
+        var numbers: [String: Int] = [:]
         for run in runs {
             let key = VersionClass(run.store, presented: presented, judgedBy: libraries, userRoots: hasUserRoots)
             let found: (results: [TargetResult], number: Int)
@@ -124,9 +126,15 @@ struct PlatformJudges: Sendable {
                 found = (try check(run.judge), judged.count)
                 judged[key] = found
             }
-            let results = appVersions.isEmpty
-                ? found.results : found.results.filter { $0.report.map { runsOn($0, run.store) } ?? true }
-            versions.append(Version(store: run.store, results: results, judgement: found.number))
+            var results = found.results
+            var identity = "\(found.number)"
+            if !appVersions.isEmpty {
+                results = results.filter { $0.report.map { runsOn($0, run.store) } ?? true }
+                identity += " " + results.map { $0.report?.app?.name ?? "" }.joined(separator: "\n")
+            }
+            let number = numbers[identity, default: numbers.count]
+            numbers[identity] = number
+            versions.append(Version(store: run.store, results: results, judgement: number))
         }
         return Self.grouped(versions)
     }
@@ -137,7 +145,7 @@ struct PlatformJudges: Sendable {
         return versions.contains(store.snapshot.name)
     }
 
-    /// One version's results, and which judgement they came from: versions of one class share one.
+    /// One version's results, and their number: versions with the same number have the same results.
     struct Version {
         let store: PlatformStore
         let results: [TargetResult]
@@ -150,32 +158,38 @@ struct PlatformJudges: Sendable {
         // for on the versions that trust the chain is its error once, whichever version asked.
         var failures: [FailureReport] = []
         var said: Set<String> = []
-        for version in versions {
+        var reports: [Int: [TargetReport]] = [:]
+        for version in versions where reports[version.judgement] == nil {
+            reports[version.judgement] = version.results.reports
             for case .failed(let failure) in version.results
             where said.insert("\(failure.app?.name ?? "")\n\(failure.message)").inserted {
                 failures.append(failure)
             }
         }
-        var reports: [TargetReport] = []
+        var grouped: [TargetReport] = []
         var start = versions.startIndex
         while start < versions.endIndex {
             let platform = versions[start].store.snapshot.platform
             let end = versions[start...].firstIndex { $0.store.snapshot.platform != platform } ?? versions.endIndex
-            reports += group(versions[start..<end].map { ($0.store.snapshot, $0.results.reports, $0.judgement) },
+            grouped += group(versions[start..<end].map { ($0.store.snapshot, $0.judgement) }, reports: reports,
                              platform: platform)
             start = end
         }
-        return reports.map(TargetResult.judged) + failures.map(TargetResult.failed)
+        return grouped.map(TargetResult.judged) + failures.map(TargetResult.failed)
     }
 
     /// Per app, the runs of consecutive versions with the same verdict, each as its first version's report. A
     /// version without the app's report (its evidence could not be had) ends a run.
     private static func group(
-        _ versions: [(snapshot: StoreSnapshot, reports: [TargetReport], judgement: Int)], platform: String
+        _ versions: [(snapshot: StoreSnapshot, judgement: Int)], reports: [Int: [TargetReport]], platform: String
     ) -> [TargetReport] {
+        // Each distinct list of reports read once: its apps in order, and each app's report.
         var apps: [String] = []
-        for report in versions.flatMap(\.reports) where !apps.contains(report.app?.name ?? "") {
-            apps.append(report.app?.name ?? "")
+        var byApp: [Int: [String: TargetReport]] = [:]
+        for version in versions where byApp[version.judgement] == nil {
+            let listed = reports[version.judgement] ?? []
+            for report in listed where !apps.contains(report.app?.name ?? "") { apps.append(report.app?.name ?? "") }
+            byApp[version.judgement] = Dictionary(listed.map { ($0.app?.name ?? "", $0) }) { first, _ in first }
         }
         var grouped: [TargetReport] = []
         for app in apps {
@@ -187,11 +201,11 @@ struct PlatformJudges: Sendable {
                 grouped.append(report)
                 run = nil
             }
-            // The judgement of the run's last version: the next version's report from the same judgement is the
-            // same report, so the run goes on without comparing verdicts.
+            // The number of the run's last version: the next version's report under the same number is the same
+            // report, so the run goes on without comparing verdicts.
             var last: Int?
-            for (snapshot, reports, judgement) in versions {
-                guard let report = reports.first(where: { ($0.app?.name ?? "") == app }) else {
+            for (snapshot, judgement) in versions {
+                guard let report = byApp[judgement]?[app] else {
                     close()
                     last = nil
                     continue

@@ -34,14 +34,22 @@ public struct PlatformStore: Sendable {
     /// (HT205280). A snapshot stands for a whole OS major, so ios@12 and macos@10.14 require it too: their first
     /// releases did not, which can refuse what such a device accepts, never the reverse.
     static func requiresCertificateTransparency(_ snapshot: StoreSnapshot) -> Bool {
-        (snapshot.platform == "ios" && snapshot.version >= PlatformVersion("12")!)
-            || (snapshot.platform == "macos" && snapshot.version >= PlatformVersion("10.14")!)
+        (snapshot.platform == "ios" && snapshot.version >= Firsts.iOS12)
+            || (snapshot.platform == "macos" && snapshot.version >= Firsts.macOS10_14)
+    }
+
+    /// The versions the rules above start at, read once: every version of every chain asks.
+    private enum Firsts {
+        static let iOS12 = PlatformVersion("12")!
+        static let iOS13 = PlatformVersion("13")!
+        static let macOS10_14 = PlatformVersion("10.14")!
+        static let macOS10_15 = PlatformVersion("10.15")!
     }
 
     /// Apple's server trust rules apply from iOS 13 and macOS 10.15, the releases HT210176 names.
     var appliesAppleServerPolicy: Bool {
-        (snapshot.platform == "ios" && snapshot.version >= PlatformVersion("13")!)
-            || (snapshot.platform == "macos" && snapshot.version >= PlatformVersion("10.15")!)
+        (snapshot.platform == "ios" && snapshot.version >= Firsts.iOS13)
+            || (snapshot.platform == "macos" && snapshot.version >= Firsts.macOS10_15)
     }
 
     /// Android's PKIX validation (conscrypt's TrustManagerImpl hands the anchor to `PKIXParameters` as a

@@ -43,5 +43,6 @@ extension EvaluationContext {
 
 extension StoreSnapshot {
     /// Android from API 24, where user-added roots are trusted only by apps that opt in (`forApp(targetSdk:)`).
-    public var userRootsNeedOptIn: Bool { platform == "android" && version >= PlatformVersion("24")! }
+    public var userRootsNeedOptIn: Bool { platform == "android" && version >= Self.android7 }
+    private static let android7 = PlatformVersion("24")!
 }
