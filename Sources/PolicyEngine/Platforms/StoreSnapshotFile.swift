@@ -72,7 +72,8 @@ package enum StoreSnapshotFile {
                     throw .malformed(path, line: number, "more than \(maximumVersions) versions")
                 }
                 seen[version] = number
-                current = Block(version: version, line: number)
+                // A version lists about as many roots as the one before: reserved, its set is not rehashed as it grows.
+                current = Block(version: version, line: number, expected: snapshots.last?.rootIDs.count ?? 0)
                 continue
             }
             guard current != nil else {
@@ -134,6 +135,12 @@ package enum StoreSnapshotFile {
         var date: String?
         var source: String?
         var roots: Set<String> = []
+
+        init(version: PlatformVersion, line: Int, expected: Int) {
+            self.version = version
+            self.line = line
+            roots.reserveCapacity(expected)
+        }
 
         mutating func take(_ key: Key, _ value: String, line number: Int, path: String) throws(StoreSnapshotError) {
             func fail(_ reason: String) -> StoreSnapshotError {
