@@ -41,6 +41,13 @@ struct PlatformJudges: Sendable {
         // One directory read for every app: each membership file once. One that cannot be opened is opened again
         // below, where its error is given in the place of the app that named it.
         let snapshots = try? StoreSnapshots(storesDirectory)
+        let prefetch = snapshots.map { snapshots in
+            SnapshotPrefetch(file.apps.flatMap { app in
+                (app.platforms ?? file.platforms)?.map(\.description) ?? (app.minSdk == nil ? [] : ["android"])
+            }, in: snapshots)
+        }
+        defer { prefetch?.join() }
+        prefetch?.readMemberships()
         for app in file.apps {
             let selectors: [String]
             if let chosen = app.platforms ?? file.platforms {

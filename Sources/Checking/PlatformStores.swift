@@ -114,6 +114,9 @@ public struct PlatformSettings: Sendable {
             // Versions share most roots: each is read once, as an outline, or not at all until a chain reaches it
             // when the directory's index gives its names; the CT log list is read once. A version's list of roots
             // is made only when a chain is judged on it: most versions share their class's verification.
+            let prefetch = SnapshotPrefetch(selectors, in: snapshots)
+            defer { prefetch.join() }
+            prefetch.readMemberships()
             var chosen: [StoreSnapshot] = []
             for text in selectors {
                 let selector = try PlatformSelector(parsing: text)
@@ -129,12 +132,16 @@ public struct PlatformSettings: Sendable {
             var outlines: [String: CertificateOutline] = [:]
             var indexed: [String: IndexedAnchor] = [:]
             let ordered = ids.sorted()
+            let unindexed = ordered.filter { index?.names[$0] == nil }
+            let read = Dictionary(uniqueKeysWithValues: zip(unindexed,
+                                                            SnapshotPrefetch.outlines(unindexed, in: snapshots)))
             for id in ordered {
                 if let names = index?.names[id] {
                     indexed[id] = snapshots.indexedRoot(id, subjectNameHash: names.subject)
                     rootNames.add(id: id, subject: names.subject, issuer: names.issuer)
-                } else {
-                    let root = try snapshots.rootOutline(id)
+                } else if let result = read[id] {
+                    // The first root in order that cannot be read is the error, as when they were read in order.
+                    let root = try result.get()
                     outlines[id] = root
                     rootNames.add(id: id, subject: root.subjectNameHash, issuer: root.issuerNameHash)
                 }

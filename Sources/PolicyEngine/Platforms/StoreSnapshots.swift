@@ -11,7 +11,8 @@ public struct StoreSnapshots: Sendable {
     /// Where the directory came from: `--stores`, `PINCTL_STORES` or the installed copy.
     public let location: StoreLocation
     /// The membership files read so far, by platform: a policy file's apps each name versions, and each is looked up
-    /// in the same few files. Kept by this value only, so a directory opened again (serve's reload) is read again.
+    /// in the same few files; and the CT log list. Kept by this value only, so a directory opened again (serve's
+    /// reload) is read again.
     private let read = ReadMemberships()
 
     /// The first line of `FORMAT`: a directory without it is not a snapshot directory.
@@ -178,8 +179,19 @@ public struct StoreSnapshots: Sendable {
     }
 
     /// Apple's CT log list (`apple-ct-logs.cnf`), which the Apple versions that require Certificate Transparency
-    /// need; a directory without one cannot judge them, and says how to get one.
+    /// need; a directory without one cannot judge them, and says how to get one. Read once, under a lock: a caller
+    /// on another thread waits for a read under way (`SnapshotPrefetch`) rather than reading it again; a read that
+    /// fails is not kept, so each caller gets its error.
     public func appleCTLogs() throws(StoreSnapshotError) -> CTLogList {
+        try read.ctLogs.withLock { (known: inout CTLogList?) throws(StoreSnapshotError) -> CTLogList in
+            if let known { return known }
+            let list = try readAppleCTLogs()
+            known = list
+            return list
+        }
+    }
+
+    private func readAppleCTLogs() throws(StoreSnapshotError) -> CTLogList {
         let path = Path.join(directory, "apple-ct-logs.cnf")
         guard (try? FileSystem.kind(of: path)) != nil else {
             throw StoreSnapshotError("\(directory) has no Apple CT log list (apple-ct-logs.cnf), which judging on iOS "
@@ -196,7 +208,8 @@ public struct StoreSnapshots: Sendable {
     private func membershipPath(_ platform: String) -> String { Path.join(directory, platform + ".txt") }
 }
 
-/// The membership files a `StoreSnapshots` has read, by platform.
+/// The membership files a `StoreSnapshots` has read, by platform, and its CT log list once read.
 private final class ReadMemberships: Sendable {
     let snapshots = Mutex<[String: [StoreSnapshot]]>([:])
+    let ctLogs = Mutex<CTLogList?>(nil)
 }

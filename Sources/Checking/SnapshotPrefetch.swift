@@ -1,0 +1,94 @@
+import OpenSSLWrapper
+import PolicyEngine
+import Synchronization
+import Transport
+
+/// The snapshot files a run names, read on threads of their own while the caller reads the first platform's: the
+/// membership files of the other platforms named, and Apple's CT log list when iOS or macOS is named. Judging on
+/// every platform reads four membership files and the CT list (DESIGN §12: versions at the cost of one), and these
+/// reads depend on nothing but the directory.
+///
+/// Nothing read here is trusted more than a read on the caller's thread: `StoreSnapshots` keeps what parsed, and a
+/// file that failed is read again where it is used, so its error is given there, in the same words and order as
+/// without prefetching.
+// Not Sendable: started, and joined, by one thread.
+final class SnapshotPrefetch {
+    private let snapshots: StoreSnapshots
+    /// The platform whose membership file the caller reads (`readMemberships`).
+    private let first: String?
+    private var memberships: JoinableThread?
+    private var ctLogs: JoinableThread?
+
+    /// Starts reading what `selectors` name beyond their first platform in `snapshots`.
+    init(_ selectors: [String], in snapshots: StoreSnapshots) {
+        var platforms: [String] = []
+        for text in selectors {
+            guard let platform = try? PlatformSelector(parsing: text).platform, !platforms.contains(platform)
+            else { continue }
+            platforms.append(platform)
+        }
+        self.snapshots = snapshots
+        first = platforms.first
+        let others = platforms.dropFirst()
+        memberships = others.isEmpty ? nil : JoinableThread {
+            for platform in others { _ = try? snapshots.snapshots(of: platform) }
+        }
+        ctLogs = platforms.contains("ios") || platforms.contains("macos")
+            ? JoinableThread { _ = try? snapshots.appleCTLogs() } : nil
+    }
+
+    /// Reads the first platform's membership file on this thread, then waits for the others': call before looking
+    /// any up.
+    func readMemberships() {
+        if let first { _ = try? snapshots.snapshots(of: first) }
+        memberships?.join()
+        memberships = nil
+    }
+
+    /// Waits for every read; a caller that goes on without the results calls it too, so no thread outlives it.
+    func join() {
+        memberships?.join()
+        memberships = nil
+        ctLogs?.join()
+        ctLogs = nil
+    }
+}
+
+extension SnapshotPrefetch {
+    /// The outlines of the roots `ids`, in order, half of them read on another thread: a snapshot directory without
+    /// an index has every root of every version named read for its names (Android's 156, every platform's 368).
+    static func outlines(_ ids: [String], in snapshots: StoreSnapshots)
+        -> [Result<CertificateOutline, StoreSnapshotError>]
+    {
+        let read = OutlineReads(count: ids.count)
+        @Sendable func readRange(_ range: Range<Int>) {
+            for index in range {
+                do throws(StoreSnapshotError) {
+                    read.set(index, .success(try snapshots.rootOutline(ids[index])))
+                } catch {
+                    read.set(index, .failure(error))
+                }
+            }
+        }
+        // Fewer roots than this are read faster than a thread starts.
+        let half = ids.count >= 32 ? ids.count / 2 : ids.count
+        let helper = half < ids.count ? JoinableThread { readRange(half..<ids.count) } : nil
+        readRange(0..<half)
+        helper?.join()
+        return read.results
+    }
+}
+
+/// The outlines two threads read, by index.
+private final class OutlineReads: Sendable {
+    private let slots: Mutex<[Result<CertificateOutline, StoreSnapshotError>?]>
+
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+
+    func set(_ index: Int, _ result: Result<CertificateOutline, StoreSnapshotError>) {
+        slots.withLock { $0[index] = result }
+    }
+
+    /// Every slot, once both threads are done.
+    var results: [Result<CertificateOutline, StoreSnapshotError>] { slots.withLock { $0.compactMap { $0 } } }
+}
