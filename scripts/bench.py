@@ -49,8 +49,9 @@ def build():
                    stdout=subprocess.DEVNULL)
 
 
-def run(argv, expect=0, stdin=subprocess.DEVNULL):
-    """Runs argv to the end: (wall seconds, peak resident set in bytes) of that one process."""
+def run(argv, expect=0, stdin=subprocess.DEVNULL, cpu=None):
+    """Runs argv to the end: (wall seconds, peak resident set in bytes) of that one process; its CPU seconds (user
+    and system, every thread) are appended to the list `cpu` when one is given."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, cwd=CERTS, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -58,20 +59,32 @@ def run(argv, expect=0, stdin=subprocess.DEVNULL):
     process.returncode = os.waitstatus_to_exitcode(status)
     if expect is not None and process.returncode != expect:
         sys.exit(f"bench: {' '.join(argv[:12])} exited {process.returncode}, expected {expect}")
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return elapsed, usage.ru_maxrss * 1024
 
 
-def interleaved(ours, baseline, runs=RUNS, expect=(0, 0)):
-    """Median wall milliseconds of each command, run alternately; also pinctl's largest peak RSS."""
+def interleaved(ours, baseline, runs=RUNS, expect=(0, 0), cpu=None):
+    """Median wall milliseconds of each command, run alternately; also pinctl's largest peak RSS. With a list `cpu`,
+    the median CPU milliseconds of each are appended to it: pinctl reads some files on two threads."""
     run(ours, expect[0])  # warm the page cache
     run(baseline, expect[1])
     mine, theirs, peak = [], [], 0
+    mine_cpu, theirs_cpu = [], []
     for _ in range(runs):
-        seconds, rss = run(ours, expect[0])
+        seconds, rss = run(ours, expect[0], cpu=mine_cpu)
         mine.append(seconds)
         peak = max(peak, rss)
-        theirs.append(run(baseline, expect[1])[0])
+        theirs.append(run(baseline, expect[1], cpu=theirs_cpu)[0])
+    if cpu is not None:
+        cpu += [statistics.median(mine_cpu) * 1000, statistics.median(theirs_cpu) * 1000]
     return statistics.median(mine) * 1000, statistics.median(theirs) * 1000, peak
+
+
+def cpu_row(cpu):
+    """The CPU time of a row's two commands, under it."""
+    print(f"{'  CPU time (user and system, every thread)':<46} {cpu[0]:10.2f} ms  {'':<30} {cpu[1]:10.2f} ms  "
+          f"ratio {cpu[0] / cpu[1]:5.2f}")
 
 
 def row(name, ours, baseline, baseline_name, unit="ms", target=None, higher_is_better=False):
@@ -209,8 +222,11 @@ def bench_platforms_on(stores, label):
               "--stores", stores, "--quiet"]
     print(f"median of {RUNS} interleaved runs each, whole process; snapshot {stores}")
     # Exit 1: the chain is rejected on the versions without ISRG Root X1.
-    ours, theirs, _ = interleaved(verify + ALL_PLATFORMS, verify + ["--platform", "android@25"], expect=(1, 0))
+    cpu = []
+    ours, theirs, _ = interleaved(verify + ALL_PLATFORMS, verify + ["--platform", "android@25"], expect=(1, 0),
+                                  cpu=cpu)
     row(f"verify, every version of every platform{label}", ours, theirs, "verify, android@25", target=1.3)
+    cpu_row(cpu)
 
     apps = "".join(f"""
   - name: app{index}
@@ -227,9 +243,11 @@ def bench_platforms_on(stores, label):
         everywhere = config(["android", "ios", "macos", "mozilla"])
         # Apps that do not target API 23 or lower do not trust the file's anchors (the user's) on Android 7.0 and
         # later: rejected there, so the exit status is not 0; the work is the same.
-        ours, theirs, _ = interleaved(base + [everywhere], base + [config([])], expect=(None, 0))
+        cpu = []
+        ours, theirs, _ = interleaved(base + [everywhere], base + [config([])], expect=(None, 0), cpu=cpu)
         row(f"check --config, 4 targets x 5 apps, all versions{label}", ours, theirs, "the same, no platform",
             target=1.3)
+        cpu_row(cpu)
 
 
 def target_list(directory, name, lines):
