@@ -140,7 +140,7 @@ public struct PlatformSettings: Sendable {
                     indexed[id] = snapshots.indexedRoot(id, subjectNameHash: names.subject)
                     rootNames.add(id: id, subject: names.subject, issuer: names.issuer)
                 } else if let result = read[id] {
-                    // The first root in order that cannot be read is the error, as when they were read in order.
+                    // The first root in id order that cannot be read is the error, whichever thread read it.
                     let root = try result.get()
                     outlines[id] = root
                     rootNames.add(id: id, subject: root.subjectNameHash, issuer: root.issuerNameHash)
