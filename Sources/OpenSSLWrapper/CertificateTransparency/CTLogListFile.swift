@@ -87,10 +87,9 @@ struct CTLogListFile {
         guard let description = values["description"], let key = values["key"] else {
             throw fail(section.line, "\(place) needs a description and a key")
         }
-        // A trusted log's key goes to OpenSSL, which must read it as pinctl does (the same id): `CTLogStore` checks
-        // that it holds every log by the id taken here, and when it does not, `refusedKey` finds the key at fault.
-        // Decoding each key here as well took a twentieth of a run judging every platform version. An untrusted
-        // log's key only names the log an SCT came from, by the SHA-256 of its bytes.
+        // A trusted log's key goes to OpenSSL, which must read it as pinctl does (the same id): `CTLogList` has every
+        // such key read back once the list is read (`refusedKey`), and `CTLogStore` checks that it holds each log by
+        // the id taken here. An untrusted log's key only names the log an SCT came from, by the SHA-256 of its bytes.
         guard let der = canonicalBase64(key.value) else {
             let expected = trusted ? "base64 of a DER SubjectPublicKeyInfo OpenSSL reads" : "canonical base64"
             throw fail(key.line, "\(place) key is not \(expected)")
