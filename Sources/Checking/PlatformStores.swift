@@ -110,13 +110,15 @@ public struct PlatformSettings: Sendable {
     public func stores(in snapshots: StoreSnapshots? = nil) throws(InputError) -> [PlatformStore] {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
+            let given = snapshots
             let snapshots = try open(snapshots)
             // Versions share most roots: each is read once, as an outline, or not at all until a chain reaches it
             // when the directory's index gives its names; the CT log list is read once. A version's list of roots
             // is made only when a chain is judged on it: most versions share their class's verification.
-            let prefetch = SnapshotPrefetch(selectors, in: snapshots)
-            defer { prefetch.join() }
-            prefetch.readMemberships()
+            // A caller that gives the directory has read ahead already (`PlatformJudges.named`).
+            let prefetch = given == nil ? SnapshotPrefetch(selectors, in: snapshots) : nil
+            defer { prefetch?.join() }
+            prefetch?.readMemberships()
             var chosen: [StoreSnapshot] = []
             for text in selectors {
                 let selector = try PlatformSelector(parsing: text)

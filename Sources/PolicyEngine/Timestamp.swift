@@ -63,6 +63,11 @@ public enum Timestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// 00:00:00 UTC at the start of a proleptic Gregorian date.
+    static func startOfDay(year: Int64, month: Int64, day: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(days(year: year, month: month, day: day) * 86_400))
+    }
+
     /// The inverse of `days(year:month:day:)`.
     static func civil(fromDays value: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = value + 719_468

@@ -82,9 +82,8 @@ package enum SCTs {
         } catch {
             return scts.map { sct in
                 let id = logID(sct)
-                let from = logs.logs[id].map(\.name) ?? "log \(base64(id))"
-                return SCT(logID: id, timestamp: timestamp(sct),
-                           judgement: .refused("the SCT from \(from), which cannot be checked: \(error.description)"))
+                return SCT(logID: id, timestamp: timestamp(sct), judgement: .refused(
+                    "the SCT from \(source(id, logs)), which cannot be checked: \(error.description)"))
             }
         }
         return withContext(leaf, issuer, store, time) { context in
@@ -113,7 +112,7 @@ package enum SCTs {
         let timestamp = timestamp(sct)
         _ = SCT_validate(sct, context)
         OpenSSLError.clearQueue()
-        let from = logs.logs[logID].map(\.name) ?? "log \(base64(logID))"
+        let from = source(logID, logs)
         let judgement: Judgement
         switch SCT_get_validation_status(sct) {
         case SCT_VALIDATION_STATUS_VALID:
@@ -134,6 +133,11 @@ package enum SCTs {
                 : "the SCT of \(timeText(timestamp)) from \(from), whose signature does not verify")
         }
         return SCT(logID: logID, timestamp: timestamp, judgement: judgement)
+    }
+
+    /// The log an SCT names, as messages say it: its name when the list trusts it, else its id.
+    private static func source(_ id: [UInt8], _ logs: CTLogList) -> String {
+        logs.logs[id].map(\.name) ?? "log \(base64(id))"
     }
 
     private static func logID(_ sct: OpaquePointer) -> [UInt8] {

@@ -160,7 +160,6 @@ enum NSCValueDecoding {
     /// uses the default time zone), which pinctl cannot know; UTC is its stated convention. (Before 1582 Java's
     /// calendar is Julian; such a date has long passed either way.)
     static func expirationDate(_ text: String) -> Date? {
-        guard let (year, month, day) = expirationDay(text) else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(Timestamp.days(year: year, month: month, day: day) * 86_400))
+        expirationDay(text).map(Timestamp.startOfDay)
     }
 }

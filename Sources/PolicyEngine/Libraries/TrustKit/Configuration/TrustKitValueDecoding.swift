@@ -61,7 +61,6 @@ enum TrustKitValueDecoding {
 
     /// 00:00 UTC at the start of the day `expirationDay` reads.
     static func expirationDate(_ text: String) -> Date? {
-        guard let (year, month, day) = expirationDay(text) else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(Timestamp.days(year: year, month: month, day: day) * 86_400))
+        expirationDay(text).map(Timestamp.startOfDay)
     }
 }
