@@ -68,8 +68,8 @@ public final class CTLogList: Sendable {
         try self.init(bytes: bytes, path: path)
     }
 
-    /// Reads the list `bytes`, which errors name `path`. Every trusted key must read in OpenSSL now, though its store
-    /// is made later: a key OpenSSL cannot take is named at its line.
+    /// Reads the list `bytes`, which errors name `path`. Every trusted key must read in OpenSSL now, and a store must
+    /// be writable, though stores are made later: a key OpenSSL cannot take is named at its line.
     package init(bytes: [UInt8], path: String) throws(CTLogListError) {
         // Keys read by OpenSSL's built-in EC and RSA methods are written back by them too: without, each key written
         // back (`i2d_PUBKEY`, to compare and for OpenSSL's log id) searched every provider's encoders, 35 µs a key,
@@ -77,6 +77,7 @@ public final class CTLogList: Sendable {
         BuiltinKeyMethods.install()
         let file = try CTLogListFile(try CTLogListSyntax(bytes, path: path), path: path)
         if let refused = file.refusedKey(path: path) { throw refused }
+        try CTLogStore.checkTemporaryDirectory(list: path)
         self.path = path
         date = file.date
         dateText = file.dateText

@@ -23,13 +23,7 @@ final class CTLogStore: @unchecked Sendable {
         let names = keys.indices.map { "log\($0 + 1)" }
         var text = "enabled_logs = \(names.joined(separator: ","))\n"
         for (name, key) in zip(names, keys) { text += "\n[\(name)]\ndescription = \(name)\nkey = \(key)\n" }
-        let directory: String
-        do {
-            directory = try FileSystem.makeTemporaryDirectory(in: Self.temporaryParent(), prefix: "pinctl-ct.")
-        } catch {
-            throw CTLogListError("\(list): cannot make a temporary directory for OpenSSL's store of its logs: "
-                + error.reason)
-        }
+        let directory = try Self.temporaryDirectory(list: list)
         let path = Path.join(directory, "ct-logs.cnf")
         defer { FileSystem.removeDirectory(directory) }
         do {
@@ -47,6 +41,22 @@ final class CTLogStore: @unchecked Sendable {
     }
 
     deinit { CTLOG_STORE_free(pointer) }
+
+    /// Whether a store can be written where it will be: checked when the list is read, so that a temporary directory
+    /// that cannot be made is an error then (exit 2), not a reason, found later, why no SCT counts.
+    static func checkTemporaryDirectory(list: String) throws(CTLogListError) {
+        FileSystem.removeDirectory(try temporaryDirectory(list: list))
+    }
+
+    /// A new private directory under `TMPDIR` for a store's file.
+    private static func temporaryDirectory(list: String) throws(CTLogListError) -> String {
+        do {
+            return try FileSystem.makeTemporaryDirectory(in: temporaryParent(), prefix: "pinctl-ct.")
+        } catch {
+            throw CTLogListError("\(list): cannot make a temporary directory for OpenSSL's store of its logs: "
+                + error.reason)
+        }
+    }
 
     private static func queue() -> String { OpenSSLError.drainQueue().joined(separator: "; ") }
 
