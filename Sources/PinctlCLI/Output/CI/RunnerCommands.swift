@@ -24,6 +24,7 @@ enum RunnerCommands {
     /// output kind chooses (`\x23` on a terminal, `\u0023` in JSON, `&#35;` in XML). Idempotent when the spellings
     /// start with neither character.
     static func neutralised(_ text: String, hash: String, colon: String) -> String {
+        guard mayHoldCommand(text) else { return text }
         let scalars = Array(text.unicodeScalars)
         guard scalars.contains(where: { $0 == "#" || $0 == ":" }) else { return text }
         var result = String.UnicodeScalarView()
@@ -52,6 +53,30 @@ enum RunnerCommands {
             result.append(scalar)
         }
         return String(result)
+    }
+
+    /// Whether `text` may hold a command: a `#` and a `[`, or a `:` followed by another with only ignorable
+    /// characters between. Without either there is nothing to spell otherwise, and the text is most of what is
+    /// printed, so it is not copied scalar by scalar.
+    private static func mayHoldCommand(_ text: String) -> Bool {
+        var hash = false
+        var bracket = false
+        var afterColon = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case ":":
+                if afterColon { return true }
+                afterColon = true
+                continue
+            case "#": hash = true
+            case "[": bracket = true
+            default:
+                if scalar.isASCII || !isIgnorable(scalar) { break }
+                continue
+            }
+            afterColon = false
+        }
+        return hash && bracket
     }
 
     /// White space as .NET's `TrimStart` removes it (Unicode's White_Space, as `Char.IsWhiteSpace`), or a character
