@@ -99,6 +99,17 @@ public struct CheckPlan: Sendable {
         changingJudges { $0.remembering(memo) }
     }
 
+    /// Distinct (chain, anchors, rules) verifications a plan that judges many chains keeps: each keeps its chain's
+    /// certificates alive, so a fleet of many chains holds at most this many chains' worth.
+    public static let verificationsRemembered = 512
+
+    /// The same plan remembering the verifications it runs, for as long as it lives: a fleet serves one chain from
+    /// many targets, so `check` of a list verifies it once per version class rather than once per target, and
+    /// `serve` once per load rather than once per probe (`VerificationMemo` says when a verification is reused).
+    public func rememberingVerifications() -> CheckPlan {
+        remembering(VerificationMemo(capacity: Self.verificationsRemembered))
+    }
+
     /// The same plan, every judge (the one, or each version's) changed by `change`.
     private func changingJudges(_ change: @escaping @Sendable (Judge) -> Judge) -> CheckPlan {
         let judges = platforms?.changingJudges(change)

@@ -16,9 +16,6 @@ struct LoadedPolicy: Sendable {
     /// The certificates servers present, each read out of its DER once however many probes meet it.
     let presentedCertificates = CertificateMemo(capacity: certificatesRemembered)
 
-    /// Distinct (chain, anchors, name) verifications kept per load: each keeps its chain's certificates alive, so
-    /// a fleet of many chains holds at most this many chains' worth.
-    static let verificationsRemembered = 512
     /// Distinct certificates kept per load, from the handshakes of every target: a few KiB each.
     static let certificatesRemembered = 256
 
@@ -37,7 +34,7 @@ struct LoadedPolicy: Sendable {
         // targets, probe after probe: on platforms, per version class (not where Certificate Transparency reads the
         // SCTs each server sends; `VerificationMemo`).
         let plan = try CheckPlan(file: file, policy, platforms: PlatformSettings(storesDirectory: settings.storesDirectory))
-            .remembering(VerificationMemo(capacity: verificationsRemembered))
+            .rememberingVerifications()
         return LoadedPolicy(file: file, plan: plan, loadedAt: Date())
     }
 

@@ -75,7 +75,7 @@ struct CheckCommand: ParsableCommand {
         let plan: CheckPlan
         let list: (LineInput, name: String)?
         do throws(InputError) {
-            plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings)
+            plan = try CheckPlan(policyOptions.settings, platforms: platformOptions.settings).rememberingVerifications()
             list = try targetsFrom.map(TargetSource.open)
         } catch {
             reporter.emitError(FailureReport(target: targets.map(\.description).joined(separator: " "), code: "input",
