@@ -123,7 +123,7 @@ struct PlatformJudges: Sendable {
         var versions: [Version] = []
         var judged: [VersionClass: (results: [TargetResult], number: Int)] = [:]
         // One number for each distinct list of results: a class's, less the apps that do not run on the version.
-        var numbers: [String: Int] = [:]
+        var numbers: [Identity: Int] = [:]
         for run in runs {
             let key = VersionClass(run.store, presented: presented, judgedBy: libraries, userRoots: hasUserRoots)
             let found: (results: [TargetResult], number: Int)
@@ -134,11 +134,11 @@ struct PlatformJudges: Sendable {
                 judged[key] = found
             }
             var results = found.results
-            var identity = "\(found.number)"
-            if !appVersions.isEmpty {
-                results = results.filter { $0.report.map { runsOn($0, run.store) } ?? true }
-                identity += " " + results.map { $0.report?.app?.name ?? "" }.joined(separator: "\n")
+            let absent = appsAbsent(on: run.store)
+            if !absent.isEmpty {
+                results = results.filter { $0.report?.app.map { !absent.contains($0.name) } ?? true }
             }
+            let identity = Identity(judged: found.number, absent: absent)
             let number = numbers[identity, default: numbers.count]
             numbers[identity] = number
             versions.append(Version(store: run.store, results: results, judgement: number))
@@ -146,10 +146,18 @@ struct PlatformJudges: Sendable {
         return Self.grouped(versions)
     }
 
-    /// Whether the report's app runs on that version (its own `platforms:` name it, or it names none).
-    private func runsOn(_ report: TargetReport, _ store: PlatformStore) -> Bool {
-        guard let app = report.app?.name, let versions = appVersions[app] else { return true }
-        return versions.contains(store.snapshot.name)
+    /// The apps of a policy file whose own `platforms:` do not name that version (an app naming none runs on all).
+    private func appsAbsent(on store: PlatformStore) -> Set<String> {
+        guard !appVersions.isEmpty else { return [] }
+        let name = store.snapshot.name
+        return Set(appVersions.compactMap { app, versions in versions.contains(name) ? nil : app })
+    }
+
+    /// A version's results as a class's judgement less the apps absent from the version: versions alike in both have
+    /// the same results.
+    private struct Identity: Hashable {
+        let judged: Int
+        let absent: Set<String>
     }
 
     /// One version's results, and their number: versions with the same number have the same results.
@@ -209,15 +217,19 @@ struct PlatformJudges: Sendable {
                 run = nil
             }
             // The number of the run's last version: the next version's report under the same number is the same
-            // report, so the run goes on without comparing verdicts.
+            // report, so the run goes on without comparing verdicts, or even copying the report out.
             var last: Int?
             for (snapshot, judgement) in versions {
+                if judgement == last {
+                    run?.last = snapshot
+                    continue
+                }
                 guard let report = byApp[judgement]?[app] else {
                     close()
                     last = nil
                     continue
                 }
-                if let current = run?.report, judgement == last || Verdict(current) == Verdict(report) {
+                if let current = run?.report, Verdict(current) == Verdict(report) {
                     run?.last = snapshot
                 } else {
                     close()
