@@ -80,6 +80,27 @@ import TestSupport
             + "YYYY-MM-DD")
     }
 
+    /// A version's roots are the ids its lines list, in whatever order: a version whose ids ascend is read as the one
+    /// before it with the differences applied, so every way of listing is read here against the sets written out.
+    @Test func eachVersionHoldsTheRootsItListsInAnyOrder() throws {
+        let (a, b, c, d) = (String(repeating: "a", count: 64), String(repeating: "b", count: 64),
+                            String(repeating: "c", count: 64), String(repeating: "d", count: 64))
+        let second = a + "-0123abcd"
+        let listed: [(String, [String])] = [
+            ("1", [a, b, c]), ("2", [c, a]), ("3", [a, b, d]), ("4", [b, d, d]), ("5", [a, second, d]), ("6", [d]),
+            ("7", [b, c, d]), ("8", []), ("9", [c]),
+        ]
+        let text = listed.map { version, ids in
+            "version \(version)\ndate 2016-08-01\nsource s\n" + ids.map { "root \($0)\n" }.joined()
+        }.joined(separator: "\n")
+
+        let snapshots = try StoreSnapshotFile.parse(Array(text.utf8), platform: "android", path: "android.txt")
+
+        let expected: [Set<String>] = [[a, b, c], [a, c], [a, b, d], [b, d], [a, second, d], [d], [b, c, d], [], [c]]
+        #expect(snapshots.map(\.version.description) == listed.map(\.0))
+        #expect(snapshots.map(\.rootIDs) == expected)
+    }
+
     // MARK: A root file holds the certificate its name records.
 
     /// The id docs/platform-stores.md gives a root, made by the openssl CLI: the SHA-256 of its SubjectPublicKeyInfo.

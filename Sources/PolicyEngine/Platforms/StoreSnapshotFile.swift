@@ -1,3 +1,4 @@
+import Glibc
 import TextSyntax
 
 /// Reads one platform's membership file (`android.txt`): blocks of `version`, `label`, `date`, `source` and `root`
@@ -31,6 +32,12 @@ package enum StoreSnapshotFile {
         var snapshots: [StoreSnapshot] = []
         var seen: [PlatformVersion: Int] = [:]
         var current: Block?
+        var previous: Block.Roots?
+        func finish(_ block: Block) throws(StoreSnapshotError) {
+            let roots = block.roots(in: bytes, after: previous)
+            snapshots.append(try block.snapshot(platform: platform, path: path, roots: roots.set))
+            previous = roots
+        }
         var number = 0
         var start = 0
         // Lines are found byte by byte: most are `root` lines, checked as bytes and made a String once (the file of
@@ -48,7 +55,7 @@ package enum StoreSnapshotFile {
                 guard current != nil else {
                     throw .malformed(path, line: number, "root before the first version line")
                 }
-                try current?.add(root: id, line: number, path: path)
+                try current?.add(root: id, in: bytes, line: number, path: path)
                 continue
             }
             guard let line = String(validating: body, as: UTF8.self) else {
@@ -61,7 +68,7 @@ package enum StoreSnapshotFile {
             }
             let value = String(line[line.index(after: space)...])
             if key == .version {
-                if let block = current { snapshots.append(try block.snapshot(platform: platform, path: path)) }
+                if let block = current { try finish(block) }
                 guard let version = PlatformVersion(value) else {
                     throw .malformed(path, line: number, "a version is dotted decimal numbers (24, 10.15, 20230311)")
                 }
@@ -72,8 +79,7 @@ package enum StoreSnapshotFile {
                     throw .malformed(path, line: number, "more than \(maximumVersions) versions")
                 }
                 seen[version] = number
-                // A version lists about as many roots as the one before: reserved, its set is not rehashed as it grows.
-                current = Block(version: version, line: number, expected: snapshots.last?.rootIDs.count ?? 0)
+                current = Block(version: version, line: number)
                 continue
             }
             guard current != nil else {
@@ -81,19 +87,20 @@ package enum StoreSnapshotFile {
             }
             try current?.take(key, value, line: number, path: path)
         }
-        if let block = current { snapshots.append(try block.snapshot(platform: platform, path: path)) }
+        if let block = current { try finish(block) }
         return snapshots.sorted { $0.version < $1.version }
     }
 
     private static let newline = UInt8(ascii: "\n")
     private static let rootPrefix = Array("root ".utf8)
 
-    /// The id of a well-formed `root ID` line; nil for any other line, which the general path reads (and refuses).
-    private static func rootID(inLine line: ArraySlice<UInt8>) -> String? {
+    /// Where the id of a well-formed `root ID` line lies in the file; nil for any other line, which the general path
+    /// reads (and refuses).
+    private static func rootID(inLine line: ArraySlice<UInt8>) -> Range<Int>? {
         guard line.count > rootPrefix.count, line.starts(with: rootPrefix) else { return nil }
         let id = line.dropFirst(rootPrefix.count)
         guard isRootID(bytes: id) else { return nil }
-        return String(decoding: id, as: UTF8.self)
+        return id.indices
     }
 
     /// 64 lowercase hex digits, optionally `-` and 8 more (a second certificate for the same key); nothing that could
@@ -104,13 +111,17 @@ package enum StoreSnapshotFile {
 
     static func isRootID(bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count == 64 || bytes.count == 73 else { return false }
-        for (offset, byte) in bytes.enumerated() {
-            let allowed = offset == 64
-                ? byte == UInt8(ascii: "-")
-                : (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
-            guard allowed else { return false }
+        // Over the buffer, not the slice's iterator: every root line of every membership file read comes here.
+        return bytes.withUnsafeBufferPointer { buffer in
+            for offset in buffer.indices {
+                let byte = buffer[offset]
+                let allowed = offset == 64
+                    ? byte == UInt8(ascii: "-")
+                    : (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+                guard allowed else { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// `YYYY-MM-DD`.
@@ -134,12 +145,14 @@ package enum StoreSnapshotFile {
         var label: String?
         var date: String?
         var source: String?
-        var roots: Set<String> = []
+        /// Where each root id lies in the file, in the order listed.
+        var ids: [Range<Int>] = []
+        /// Whether each id is greater than the one before, as bytes: true of every file build-stores.sh writes.
+        var ascending = true
 
-        init(version: PlatformVersion, line: Int, expected: Int) {
+        init(version: PlatformVersion, line: Int) {
             self.version = version
             self.line = line
-            roots.reserveCapacity(expected)
         }
 
         mutating func take(_ key: Key, _ value: String, line number: Int, path: String) throws(StoreSnapshotError) {
@@ -168,15 +181,58 @@ package enum StoreSnapshotFile {
             }
         }
 
-        mutating func add(root id: String, line number: Int, path: String) throws(StoreSnapshotError) {
-            guard roots.count < StoreSnapshotFile.maximumRoots else {
+        mutating func add(root id: Range<Int>, in bytes: [UInt8], line number: Int, path: String)
+            throws(StoreSnapshotError) {
+            guard ids.count < StoreSnapshotFile.maximumRoots else {
                 throw .malformed(path, line: number,
                                  "version \(version): more than \(StoreSnapshotFile.maximumRoots) roots")
             }
-            roots.insert(id)
+            if let last = ids.last, ascending { ascending = Self.compare(last, id, in: bytes) < 0 }
+            ids.append(id)
         }
 
-        func snapshot(platform: String, path: String) throws(StoreSnapshotError) -> StoreSnapshot {
+        /// A version's roots as a set, with the ids it was made from for the next version.
+        struct Roots {
+            let ids: [Range<Int>]
+            let ascending: Bool
+            let set: Set<String>
+        }
+
+        /// The version's set of roots. A version lists nearly the roots of the one before it, so when both lists
+        /// ascend, the set is the one before's with the few differences applied, found by walking the two lists side
+        /// by side: most ids are compared as bytes and never made a String or hashed, which was most of what reading
+        /// a membership file cost.
+        func roots(in bytes: [UInt8], after previous: Roots?) -> Roots {
+            func text(_ id: Range<Int>) -> String { String(decoding: bytes[id], as: UTF8.self) }
+            guard ascending, let previous, previous.ascending else {
+                var set = Set<String>(minimumCapacity: ids.count)
+                for id in ids { set.insert(text(id)) }
+                return Roots(ids: ids, ascending: ascending, set: set)
+            }
+            var set = previous.set
+            var old = 0
+            var new = 0
+            while old < previous.ids.count || new < ids.count {
+                let order = old == previous.ids.count ? 1 : new == ids.count ? -1
+                    : Self.compare(previous.ids[old], ids[new], in: bytes)
+                if order < 0 { set.remove(text(previous.ids[old])) }
+                if order > 0 { set.insert(text(ids[new])) }
+                if order <= 0 { old += 1 }
+                if order >= 0 { new += 1 }
+            }
+            return Roots(ids: ids, ascending: true, set: set)
+        }
+
+        /// The byte order of two ids of the file: negative, zero or positive.
+        private static func compare(_ left: Range<Int>, _ right: Range<Int>, in bytes: [UInt8]) -> Int {
+            bytes.withUnsafeBufferPointer { buffer in
+                let order = memcmp(buffer.baseAddress! + left.lowerBound, buffer.baseAddress! + right.lowerBound,
+                                   min(left.count, right.count))
+                return order != 0 ? Int(order) : left.count - right.count
+            }
+        }
+
+        func snapshot(platform: String, path: String, roots: Set<String>) throws(StoreSnapshotError) -> StoreSnapshot {
             guard let date, let source else {
                 throw .malformed(path, line: line, "version \(version) has no \(date == nil ? "date" : "source") line")
             }
