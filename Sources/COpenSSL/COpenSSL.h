@@ -173,4 +173,9 @@ static inline int COpenSSLShim_use_builtin_key_methods(void) {
 static inline int COpenSSLShim_use_builtin_key_methods(void) { return 0; }
 #endif
 
+// OpenSSL 3.0 reads a store of CT logs only from a path (CTLOG_STORE_load_file): pinctl hands it a file in memory,
+// opened again through /proc/self/fd. glibc (2.27 on) declares memfd_create only under _GNU_SOURCE, which the Swift
+// importer does not define; this is its declaration from <sys/mman.h>.
+int memfd_create(const char *name, unsigned int flags);
+
 #endif

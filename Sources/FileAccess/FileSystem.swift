@@ -156,7 +156,8 @@ public enum FileSystem {
         try writeAll(bytes, to: fd)
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(FileSystemError) {
+    /// Writes every byte to an open descriptor, again where a write is interrupted or takes only part.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(FileSystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }

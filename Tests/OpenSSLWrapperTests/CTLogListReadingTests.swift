@@ -132,6 +132,35 @@ import TestSupport
         #expect(message == "LIST:9: log [a] key is not base64 of a DER SubjectPublicKeyInfo OpenSSL reads")
     }
 
+    /// The keys of a long list are read by OpenSSL on two threads: the refusal still names the first key OpenSSL
+    /// does not read, in the list's order, whichever half it is in.
+    @Test func theFirstKeyRefusedIsNamedInALongList() throws {
+        let script = "for i in 1 2 3 4 5 6 7 8 9 10; do openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 "
+            + "2>/dev/null | openssl pkey -pubout -outform DER | base64 -w0; echo; done"
+        let keys = try TemporaryDirectory.with { directory in
+            try ShellPipeline.output(script, in: directory.path).split(separator: "\n").map(String.init)
+        }
+        #expect(keys.count == 10)
+        // Line 3 lists the logs; log N's section starts on line 4 + 4 (N - 1), its key two lines below.
+        func list(padding padded: Set<Int>) -> String {
+            "list_date = 2025-09-01\nlist_source = test\nenabled_logs = "
+                + (1...10).map { "l\($0)" }.joined(separator: ",") + "\n"
+                + keys.enumerated().map { index, key in
+                    let written = padded.contains(index + 1)
+                        ? (Data(base64Encoded: key)! + Data([0])).base64EncodedString() : key
+                    return "[l\(index + 1)]\ndescription = Log \(index + 1)\nkey = \(written)\n\n"
+                }.joined()
+        }
+
+        #expect(try read(list(padding: [])).trustedCount == 10)
+        #expect(try refusal(list(padding: [9])) == "LIST:38: log [l9] key is not base64 of a DER SubjectPublicKeyInfo "
+            + "OpenSSL reads")
+        #expect(try refusal(list(padding: [3, 9])) == "LIST:14: log [l3] key is not base64 of a DER "
+            + "SubjectPublicKeyInfo OpenSSL reads")
+        #expect(try refusal(list(padding: [10])) == "LIST:42: log [l10] key is not base64 of a DER "
+            + "SubjectPublicKeyInfo OpenSSL reads")
+    }
+
     /// An untrusted log's key is never given to OpenSSL, only hashed for its id: it must be canonical base64, and
     /// need not be a key OpenSSL reads (the list names such logs when an SCT is from one).
     @Test func anUntrustedLogsKeyIsCanonicalBase64() throws {

@@ -8,10 +8,21 @@ import TestSupport
 /// their SCTs when they were made).
 @Suite struct EmbeddedSCTMemoTests {
     /// certs/ct/ct-logs.cnf's logs A, B and C, with the list's date and source the builder writes.
-    static func logs() throws -> CTLogList {
+    static func logs(storesInMemory: Bool = true) throws -> CTLogList {
         let logs = try String(contentsOfFile: Certs.path("ct/ct-logs.cnf"), encoding: .utf8)
         return try CTLogList(bytes: Array(("list_date = 2025-09-01\nlist_source = certs/ct\n" + logs).utf8),
-                             path: "ct-logs.cnf")
+                             path: "ct-logs.cnf", storesInMemory: storesInMemory)
+    }
+
+    /// OpenSSL reads the store of the SCTs' logs from a file in memory, or from a temporary directory where the
+    /// system has no such files: the SCTs verify either way.
+    @Test(arguments: [true, false]) func theLogsStoreLoadsFromMemoryOrATemporaryFile(inMemory: Bool) throws {
+        let logs = try Self.logs(storesInMemory: inMemory)
+        let chain = Certs.load("ct/leaf-2-scts-chain.pem")
+
+        let scts = SCTs.embedded(in: chain[0], issuer: chain[1], logs: logs, at: TestTime.now)
+
+        #expect(scts.count == 2 && scts.allSatisfy(Self.isValid), "\(scts)")
     }
 
     static func isValid(_ sct: SCTs.SCT) -> Bool {

@@ -63,10 +63,10 @@ import TestSupport
         }
     }
 
-    /// OpenSSL's store of the logs a chain's SCTs name is made when they are judged, from a file in a temporary
-    /// directory (`CTLogStore`): one that cannot be made is an input error when the list is read (DESIGN §2: exit 2),
-    /// naming the list, never a chain judged without its SCTs checked.
-    @Test func aTemporaryDirectoryThatCannotBeMadeIsAnErrorWhenTheListIsRead() throws {
+    /// OpenSSL's store of the logs a chain's SCTs name is made when they are judged, from a file in memory where
+    /// Linux has them (`CTLogStore`): nothing is written to TMPDIR, so one that cannot be used changes nothing. (Where
+    /// there are none, a TMPDIR that cannot be used is an input error when the list is read.)
+    @Test func aTemporaryDirectoryThatCannotBeUsedChangesNothing() throws {
         try Self.withStores { directory in
             let missing = directory.path("no-such-directory")
             let result = try PinctlProcess.run(
@@ -74,10 +74,8 @@ import TestSupport
                  "--stores", directory.path("stores"), "--platform", "ios@17"],
                 environment: ["TMPDIR": missing])
 
-            #expect(result.status == 2, "\(result)")
-            #expect(result.stdout.isEmpty, "\(result)")
-            #expect(result.stderr.contains("\(directory.path("stores"))/apple-ct-logs.cnf: cannot make a temporary "
-                + "directory for OpenSSL's store of its logs"), "\(result)")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasSuffix("  iOS 17: TRUSTED — anchor CT Root CA\n"), "\(result)")
         }
     }
 

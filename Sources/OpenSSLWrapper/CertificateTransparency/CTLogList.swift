@@ -55,6 +55,8 @@ public final class CTLogList: Sendable {
     package var embeddedHits: Int { embedded.withLock { $0.hits } }
     /// The list's path, which errors name.
     private let path: String
+    /// Whether OpenSSL reads its stores from files in memory rather than in a temporary directory (`CTLogStore`).
+    private let storesInMemory: Bool
 
     /// Reads the list at `path`; a file that cannot be read, or a line or log pinctl cannot take, is an error naming
     /// the file and the line.
@@ -70,14 +72,17 @@ public final class CTLogList: Sendable {
 
     /// Reads the list `bytes`, which errors name `path`. Every trusted key must read in OpenSSL now, and a store must
     /// be writable, though stores are made later: a key OpenSSL cannot take is named at its line.
-    package init(bytes: [UInt8], path: String) throws(CTLogListError) {
+    /// `storesInMemory`: false writes OpenSSL's stores to a temporary directory even where the system has files in
+    /// memory, for the tests of that way.
+    package init(bytes: [UInt8], path: String, storesInMemory: Bool = true) throws(CTLogListError) {
+        self.storesInMemory = storesInMemory && CTLogStore.memoryFiles
         // Keys read by OpenSSL's built-in EC and RSA methods are written back by them too: without, each key written
         // back (`i2d_PUBKEY`, to compare and for OpenSSL's log id) searched every provider's encoders, 35 µs a key,
         // when a policy file's list was read before any certificate installed them.
         BuiltinKeyMethods.install()
         let file = try CTLogListFile(try CTLogListSyntax(bytes, path: path), path: path)
         if let refused = file.refusedKey(path: path) { throw refused }
-        try CTLogStore.checkTemporaryDirectory(list: path)
+        if !self.storesInMemory { try CTLogStore.checkTemporaryDirectory(list: path) }
         self.path = path
         date = file.date
         dateText = file.dateText
@@ -93,7 +98,8 @@ public final class CTLogList: Sendable {
     func store(for ids: [[UInt8]]) throws(CTLogListError) -> CTLogStore {
         let wanted = Set(ids.filter { logs[$0] != nil }).sorted { $0.lexicographicallyPrecedes($1) }
         if let known = stores.withLock({ $0.value(for: wanted) }) { return known }
-        let store = try CTLogStore(keys: wanted.map { logs[$0]!.keyBase64 }, ids: wanted, list: path)
+        let store = try CTLogStore(keys: wanted.map { logs[$0]!.keyBase64 }, ids: wanted, list: path,
+                                   inMemory: storesInMemory)
         stores.withLock { $0.remember(store, for: wanted) }
         return store
     }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import FoundationEssentials
+import Transport
 
 /// The logs of `apple-ct-logs.cnf` (docs/platform-stores.md), every value checked: log names of letters, digits and
 /// `_`, each listed once and with its section; keys strict base64 of a DER SubjectPublicKeyInfo that OpenSSL reads
@@ -129,10 +130,27 @@ struct CTLogListFile {
     /// The first trusted log whose key OpenSSL does not read, or reads as other bytes than the list's, as the error
     /// naming its line; nil when OpenSSL reads every key back the same.
     func refusedKey(path: String) -> CTLogListError? {
-        trusted.first { Self.publicKey($0.log.keyBase64) == nil }.map { entry in
-            CTLogListError("\(path):\(entry.keyLine): log [\(entry.section)] key is not base64 of a DER "
-                + "SubjectPublicKeyInfo OpenSSL reads")
+        let keys = trusted.map(\.log.keyBase64)
+        @Sendable func firstRefused(_ range: Range<Int>) -> Int? { range.first { Self.publicKey(keys[$0]) == nil } }
+        // OpenSSL takes about 20 µs a key (3.0 builds an EC group for each), and every Apple version waits for the
+        // list: the second half is read on another thread, on a core that is otherwise idle by then.
+        let half = keys.count / 2
+        let later = LaterResult<Int?>()
+        let thread = keys.count < 8 ? nil : JoinableThread { later.value = firstRefused(half..<keys.count) }
+        var refused = firstRefused(0..<(thread == nil ? keys.count : half))
+        if let thread {
+            thread.join()
+            refused = refused ?? later.value ?? nil
         }
+        return refused.map { index in
+            CTLogListError("\(path):\(trusted[index].keyLine): log [\(trusted[index].section)] key is not base64 of a "
+                + "DER SubjectPublicKeyInfo OpenSSL reads")
+        }
+    }
+
+    /// What a thread found, read once it is joined (`pthread_join` orders the write before the read).
+    private final class LaterResult<Value>: @unchecked Sendable {
+        var value: Value?
     }
 
     /// A list of log names, `log1,log2` (empty for none).
@@ -195,12 +213,16 @@ struct CTLogListFile {
     }
 
     /// `2025-06-01T00:00:00Z` exactly, a time that exists (no 30 February, no second 60).
+    /// `-`, `T`, `:` and `Z` where a time has them, 0 where it has a digit.
+    private static let timeSeparators: [UInt8] = [0, 0, 0, 0, 0x2D, 0, 0, 0x2D, 0, 0, 0x54, 0, 0, 0x3A, 0, 0, 0x3A, 0, 0,
+                                                  0x5A]
+
     static func time(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x54, 13: 0x3A, 16: 0x3A, 19: 0x5A]
         guard bytes.count == 20 else { return nil }
         for (index, byte) in bytes.enumerated() {
-            guard separators[index].map({ $0 == byte }) ?? (byte >= 0x30 && byte <= 0x39) else { return nil }
+            let separator = timeSeparators[index]
+            guard separator == 0 ? byte >= 0x30 && byte <= 0x39 : byte == separator else { return nil }
         }
         func number(_ from: Int, _ count: Int) -> Int32 {
             bytes[from..<from + count].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
