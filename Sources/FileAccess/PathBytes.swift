@@ -28,6 +28,10 @@ public enum PathBytes {
 
     /// The bytes `string` stands for: the inverse of `string(_:)`.
     public static func bytes(_ string: String) -> [UInt8] {
+        // An escaped scalar (U+10FF80...U+10FFFF) is the only one whose UTF-8 starts with F4 8F: a name without it is
+        // its UTF-8 as it is, and every system call on a path comes here (368 root files when every platform's
+        // snapshot without an index is read).
+        guard string.utf8.contains(0xF4) else { return Array(string.utf8) }
         var result: [UInt8] = []
         result.reserveCapacity(string.utf8.count)
         for scalar in string.unicodeScalars {

@@ -168,11 +168,12 @@ public struct StoreSnapshots: Sendable {
     private static func check(_ id: String, path: String, spkiSHA256: [UInt8], sha256: [UInt8])
         throws(StoreSnapshotError)
     {
-        let parts = id.split(separator: "-")
+        // A root id is 64 hex digits, and for the `-` form `-` and 8 more (`StoreSnapshotFile.isRootID`).
+        let suffixed = id.utf8.count > 64
         let key = Hex.lower(spkiSHA256)
         let own = Hex.lower(sha256.prefix(4))
-        guard parts[0] == key, parts.count == 1 || parts[1] == own else {
-            let found = parts.count == 1 ? "key SHA-256 \(key)" : "key SHA-256 \(key) and certificate SHA-256 \(own)…"
+        guard id.utf8.prefix(64).elementsEqual(key.utf8), !suffixed || id.utf8.suffix(8).elementsEqual(own.utf8) else {
+            let found = suffixed ? "key SHA-256 \(key) and certificate SHA-256 \(own)…" : "key SHA-256 \(key)"
             throw StoreSnapshotError("\(path): holds a certificate of \(found), not the one its name records: the "
                 + "snapshot was changed after scripts/build-stores.sh wrote it; rebuild it")
         }
