@@ -15,6 +15,14 @@ public protocol PathRule: Sendable {
     /// it by; nil when the same chain and store may be judged otherwise (rules that read more than the path, such as
     /// SCTs a server sent).
     var memoKey: String? { get }
+
+    /// Whether a remembered verification is reused only at the very time it was made: rules whose verdict may change
+    /// at times other than the certificates' own dates (Apple's CT: a log turning read-only, an SCT not yet dated).
+    var memoRequiresSameTime: Bool { get }
+}
+
+extension PathRule {
+    public var memoRequiresSameTime: Bool { false }
 }
 
 /// A rule's word on a path: the certificate it refuses and why, and what it could not decide.

@@ -13,11 +13,12 @@ import Synchronization
 /// - the same path rules (`PathRule.memoKey`; a platform version's, DESIGN §12: whether Apple's server policy
 ///   applies, whether an anchor's dates count, the platform's store and the roots its user added, all listed).
 ///   Versions of one `VersionClass` share one verification within a probe; this shares it across probes. Never rules
-///   without a key, such as Certificate Transparency: its verdict reads the SCTs each server sends, and Apple's log
-///   states change with time;
+///   without a key. Certificate Transparency's key holds the log list and the SCTs the server sent;
 /// - a time at which every certificate involved (the leaf, the candidates, every anchor the search met) is valid or
 ///   invalid exactly as at the time remembered: no notBefore or notAfter lies between the two, with a second's
-///   margin so that OpenSSL's whole seconds and pinctl's exact ones read alike;
+///   margin so that OpenSSL's whole seconds and pinctl's exact ones read alike. The very same time for rules that
+///   say so (`PathRule.memoRequiresSameTime`: Apple's log states and SCT timestamps change a verdict at other times),
+///   as a run at a time given (`--at`) judges every target;
 /// - a search for other paths that ran to its end, not one the clock cut short (`PathBacktracking.deadline`).
 /// The oldest entry goes once `capacity` are held, so memory is bounded whatever a fleet serves.
 // Sendable: its one field is a Mutex.
@@ -57,8 +58,12 @@ public final class VerificationMemo: Sendable {
         else { return verify() }
         let key = Key(leaf: leaf.sha256Fingerprint, untrusted: untrusted.map(\.sha256Fingerprint), anchors: anchors,
                       checks: options.checks, rules: rules ?? nil)
+        let sameTime = options.pathRule?.memoRequiresSameTime ?? false
         let remembered = memory.withLock { memory in
-            memory.value(for: key) { Self.validityReadsAlike($0.certificates, at: $0.time, and: options.time) }
+            memory.value(for: key) { entry in
+                sameTime ? entry.time == options.time
+                    : Self.validityReadsAlike(entry.certificates, at: entry.time, and: options.time)
+            }
         }
         if let remembered { return remembered.verification }
         let verification = verify()

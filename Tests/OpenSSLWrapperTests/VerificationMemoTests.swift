@@ -33,6 +33,7 @@ struct VerificationMemoTests {
     struct Rule: PathRule {
         let refuses: Bool
         let memoKey: String?
+        var memoRequiresSameTime = false
         var checksAnchorValidity: Bool { true }
 
         func judge(_ path: [X509Certificate], anchor: X509Certificate, at time: Date) -> PathRuling {
@@ -51,6 +52,18 @@ struct VerificationMemoTests {
         #expect(memo.hits == 1)
         // And no rules at all is another again.
         #expect(try Self.verify(at: Self.june2026, memo: memo).isValid)
+        #expect(memo.hits == 1)
+    }
+
+    /// Rules whose verdict changes at other times than the certificates' dates (Apple's CT) are answered from memory
+    /// at the same time only.
+    @Test func rulesThatRequireTheSameTimeAreRememberedAtThatTimeOnly() throws {
+        let memo = VerificationMemo(capacity: 8)
+        let rule = Rule(refuses: false, memoKey: "ct", memoRequiresSameTime: true)
+        _ = try Self.verify(at: Self.june2026, memo: memo, rule: rule)
+        _ = try Self.verify(at: Self.june2026, memo: memo, rule: rule)
+        #expect(memo.hits == 1)
+        _ = try Self.verify(at: Self.june2026.addingTimeInterval(1), memo: memo, rule: rule)
         #expect(memo.hits == 1)
     }
 

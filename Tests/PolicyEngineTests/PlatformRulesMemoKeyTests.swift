@@ -1,12 +1,12 @@
-import FoundationEssentials
+import Foundation
 import OpenSSLWrapper
 import PolicyEngine
 import TestSupport
 import Testing
 
-/// `pinctl serve` reuses a verification on a platform version only under the same rules (#22): a version's rules
-/// (DESIGN §12) key the memo by what decides a verification, and rules that read more than the path (Certificate
-/// Transparency counts the SCTs a server sent) are never remembered.
+/// `pinctl serve` and `check` reuse a verification on a platform version only under the same rules (#22): a version's
+/// rules (DESIGN §12) key the memo by what decides a verification, Certificate Transparency's by the log list and the
+/// SCTs a server sent, and only at the same time.
 @Suite struct PlatformRulesMemoKeyTests {
     static func rules(apple: Bool = false, anchorDates: Bool = false, ct: CTLogList? = nil,
                       root: String = "root-ca.pem") throws -> PlatformRules {
@@ -24,9 +24,24 @@ import Testing
         #expect(Set(others.map(\.memoKey)).count == 3)
     }
 
-    @Test func rulesThatRequireCertificateTransparencyHaveNoKey() throws {
+    @Test func rulesThatRequireCertificateTransparencyAreKeyedByTheListAndTheSCTsSent() throws {
         let logs = try CTLogList(path: try SharedData.stores() + "/apple-ct-logs.cnf")
-        #expect(try Self.rules(apple: true, ct: logs).memoKey == nil)
+        let text = try String(contentsOfFile: Certs.path("ct/ct-logs.cnf"), encoding: .utf8)
+        let other = try CTLogList(bytes: Array(("list_date = 2025-09-01\nlist_source = certs/ct\n" + text).utf8),
+                                  path: "ct-logs.cnf")
+        var sent = try Self.rules(apple: true, ct: logs)
+        sent.sentSCTs = [[1, 2, 3]]
+        var split = try Self.rules(apple: true, ct: logs)
+        split.sentSCTs = [[1], [2, 3]]
+
+        let key = try Self.rules(apple: true, ct: logs).memoKey
+        #expect(key != nil)
+        #expect(try Self.rules(apple: true, ct: logs).memoKey == key)
+        #expect(try Self.rules(apple: true).memoKey != key)
+        #expect(try Self.rules(apple: true, ct: other).memoKey != key)
+        #expect(sent.memoKey != key && split.memoKey != key && sent.memoKey != split.memoKey)
+        #expect(try Self.rules(apple: true, ct: logs).memoRequiresSameTime)
+        #expect(try !Self.rules(apple: true).memoRequiresSameTime)
     }
 
     /// The rules refuse through the verifier as any check does: the fixture leaf's 100 years break Apple's 398 days

@@ -38,6 +38,9 @@ public final class CTLogList: Sendable {
     /// The pending and rejected logs the list names, by id: their name and state ("rejected 2022-05-02T17:41:23Z").
     package let untrusted: [[UInt8]: (name: String, state: String)]
 
+    /// The SHA-256 of the list's bytes: two lists judge alike when they are the same.
+    public let contentDigest: [UInt8]
+
     public var trustedCount: Int { logs.count }
     public var untrustedCount: Int { untrusted.count }
     /// OpenSSL's stores of trusted logs, each holding the logs one chain's SCTs name, by their ids: made when first
@@ -84,6 +87,7 @@ public final class CTLogList: Sendable {
         if let refused = file.refusedKey(path: path) { throw refused }
         if !self.storesInMemory { try CTLogStore.checkTemporaryDirectory(list: path) }
         self.path = path
+        contentDigest = Digest.sha256(bytes)
         date = file.date
         dateText = file.dateText
         source = file.source

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenSSLWrapper
+import TextSyntax
 
 /// The rules one platform version's verifier applies beyond what every pinctl validation checks (DESIGN §12), each
 /// quoted from its source where it is checked (`AppleServerPolicy`, `AppleCTPolicy`). pinctl's own rules already are
@@ -46,19 +47,30 @@ public struct PlatformRules: PathRule {
         return PathRuling(refusal: outcome.violation.map { (0, $0) }, warnings: outcome.warnings)
     }
 
-    /// What of the rules reaches a verification without Certificate Transparency; nil for rules whose verdict may
-    /// differ on the same chain and store: CT (it reads the SCTs a server sent), or roots not all listed.
+    /// What of the rules reaches a verification; nil for rules whose verdict may differ on the same chain and store:
+    /// roots not all listed. Certificate Transparency reads the log list and the SCTs the server sent, so both are in
+    /// the key (by their SHA-256), and its verdict changes with time as the logs' states do, so a verification is
+    /// reused only at the same time (`memoRequiresSameTime`).
     public var memoKey: String? {
-        guard certificateTransparency == nil, let system = systemRoots.contents else { return nil }
+        guard let system = systemRoots.contents else { return nil }
         var user = "none"
         if let userRoots {
             guard let listed = userRoots.contents else { return nil }
             user = listed.key
         }
+        var ct = "none"
+        if let certificateTransparency {
+            // Each SCT length-prefixed, so no two lists of SCTs run into the same bytes.
+            let sent = sentSCTs.flatMap { sct in withUnsafeBytes(of: UInt32(sct.count).bigEndian, Array.init) + sct }
+            ct = "list \(Hex.lower(certificateTransparency.contentDigest)) sent "
+                + Hex.lower(DigestAlgorithm.sha256.digest(sent))
+        }
         // The user roots' key is last, so the system roots' length-prefixed origin cannot run into it.
-        return ["apple \(appliesAppleServerPolicy)", "anchor dates \(checksAnchorValidity)", "system \(system.key)",
-                "user \(user)"].joined(separator: "\n")
+        return ["apple \(appliesAppleServerPolicy)", "anchor dates \(checksAnchorValidity)", "ct \(ct)",
+                "system \(system.key)", "user \(user)"].joined(separator: "\n")
     }
+
+    public var memoRequiresSameTime: Bool { certificateTransparency != nil }
 
     private func anchorSource(_ anchor: X509Certificate) -> AppleServerPolicy.Anchor {
         if systemRoots.contains(anchor) { return .system }
