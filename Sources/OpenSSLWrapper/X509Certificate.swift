@@ -132,15 +132,13 @@ extension X509Certificate {
     }
 
     static func encode(_ operation: String, _ i2d: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32) throws -> [UInt8] {
-        let length = i2d(nil)
-        guard length > 0 else { throw OpenSSLError.drain(operation) }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor: UnsafeMutablePointer<UInt8>? = buffer.baseAddress
-            return i2d(&cursor)
-        }
-        guard written == length else { throw OpenSSLError.drain(operation) }
-        return bytes
+        // Given a NULL buffer, an i2d function allocates one and encodes once: asked for the length first, it encodes
+        // twice, and an EC key's point is converted to affine form (a field inversion) each time.
+        var encoded: UnsafeMutablePointer<UInt8>?
+        let length = i2d(&encoded)
+        defer { COpenSSLShim_OPENSSL_free(encoded) }
+        guard length > 0, let encoded else { throw OpenSSLError.drain(operation) }
+        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
     }
 
     /// A name in RFC 2253 form; empty when OpenSSL cannot print it.

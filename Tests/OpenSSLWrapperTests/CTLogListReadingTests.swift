@@ -132,6 +132,25 @@ import TestSupport
         #expect(message == "LIST:9: log [a] key is not base64 of a DER SubjectPublicKeyInfo OpenSSL reads")
     }
 
+    /// A byte that is not UTF-8 is refused at its line, the lines before it read.
+    @Test func aLineThatIsNotUTF8IsRefusedAtItsLine() throws {
+        var bytes = Array(Self.list().utf8)
+        let description = Array("CT Log A".utf8)
+        let at = try #require(bytes.firstRange(of: description))
+        bytes.replaceSubrange(at, with: Array("CT Log ".utf8) + [0xFF])
+        let message = try TemporaryDirectory.with { directory in
+            let path = try directory.write("apple-ct-logs.cnf", bytes: bytes)
+            do {
+                _ = try CTLogList(path: path)
+                return "accepted"
+            } catch {
+                return "\(error)".replacingOccurrences(of: path, with: "LIST")
+            }
+        }
+
+        #expect(message == "LIST:8: not UTF-8 text")
+    }
+
     /// The keys of a long list are read by OpenSSL on two threads: the refusal still names the first key OpenSSL
     /// does not read, in the list's order, whichever half it is in.
     @Test func theFirstKeyRefusedIsNamedInALongList() throws {

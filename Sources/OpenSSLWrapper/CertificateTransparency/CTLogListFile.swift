@@ -15,6 +15,8 @@ struct CTLogListFile {
         /// The log's section name and the line of its key, which `refusedKey` names.
         let section: String
         let keyLine: Int
+        /// The key's bytes, which OpenSSL must read back the same (`refusedKey`).
+        let der: [UInt8]
     }
 
     let date: Date
@@ -124,14 +126,14 @@ struct CTLogListFile {
             description: descriptionText.isEmpty ? section.name : descriptionText,
             operatorName: try values["operator"].map { entry throws(CTLogListError) in try text(entry, fail) } ?? "",
             readOnlySince: readOnly, retiredSince: retired, shardStart: start, shardEnd: end)
-        return Entry(log: log, state: state, section: section.name, keyLine: key.line)
+        return Entry(log: log, state: state, section: section.name, keyLine: key.line, der: der)
     }
 
     /// The first trusted log whose key OpenSSL does not read, or reads as other bytes than the list's, as the error
     /// naming its line; nil when OpenSSL reads every key back the same.
     func refusedKey(path: String) -> CTLogListError? {
-        let keys = trusted.map(\.log.keyBase64)
-        @Sendable func firstRefused(_ range: Range<Int>) -> Int? { range.first { Self.publicKey(keys[$0]) == nil } }
+        let keys = trusted.map(\.der)
+        @Sendable func firstRefused(_ range: Range<Int>) -> Int? { range.first { !Self.readsBack(keys[$0]) } }
         // OpenSSL takes about 20 µs a key (3.0 builds an EC group for each), and every Apple version waits for the
         // list: the second half is read on another thread, on a core that is otherwise idle by then.
         let half = keys.count / 2
@@ -184,10 +186,8 @@ struct CTLogListFile {
         return [UInt8](data)
     }
 
-    /// The DER of a key given as canonical base64, when OpenSSL reads it as a public key and writes it back the
-    /// same.
-    static func publicKey(_ base64: String) -> [UInt8]? {
-        guard let der = canonicalBase64(base64) else { return nil }
+    /// Whether OpenSSL reads `der` as a public key and writes it back the same.
+    static func readsBack(_ der: [UInt8]) -> Bool {
         let key = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
             // d2i_PUBKEY returns a new key (freed below) and moves the cursor past what it read.
@@ -200,23 +200,23 @@ struct CTLogListFile {
         }
         guard let key else {
             OpenSSLError.clearQueue()
-            return nil
+            return false
         }
         defer { EVP_PKEY_free(key) }
         guard let written = try? X509Certificate.encode("encode public key", { i2d_PUBKEY(key, $0) }),
               written == der
         else {
             OpenSSLError.clearQueue()
-            return nil
+            return false
         }
-        return der
+        return true
     }
 
-    /// `2025-06-01T00:00:00Z` exactly, a time that exists (no 30 February, no second 60).
     /// `-`, `T`, `:` and `Z` where a time has them, 0 where it has a digit.
     private static let timeSeparators: [UInt8] = [0, 0, 0, 0, 0x2D, 0, 0, 0x2D, 0, 0, 0x54, 0, 0, 0x3A, 0, 0, 0x3A, 0, 0,
                                                   0x5A]
 
+    /// `2025-06-01T00:00:00Z` exactly, a time that exists (no 30 February, no second 60).
     static func time(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 20 else { return nil }

@@ -45,6 +45,9 @@ struct CTLogListSyntax {
         if let line = UntrustedText.nulByteLine(in: bytes) {
             throw CTLogListError("\(path):\(line): \(UntrustedText.nulByteReason)")
         }
+        // A file of valid UTF-8 has lines of valid UTF-8 (they end at a newline, which is ASCII): checked line by
+        // line only to name the line that is not.
+        let valid = String(validating: bytes, as: UTF8.self) != nil
         var number = 0
         for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
@@ -53,7 +56,7 @@ struct CTLogListSyntax {
                 throw fail("a line longer than \(Self.maximumLineLength) bytes")
             }
             let body = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
-            guard String(validating: body, as: UTF8.self) != nil else { throw fail("not UTF-8 text") }
+            guard valid || String(validating: body, as: UTF8.self) != nil else { throw fail("not UTF-8 text") }
             // Bytes of valid UTF-8, not characters: every byte the syntax gives a meaning is ASCII, which no other
             // code point's encoding holds, so a combining mark cannot hide a quote.
             let line = Self.trimmed(body)
