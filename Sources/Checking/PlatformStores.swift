@@ -128,7 +128,15 @@ public struct PlatformSettings: Sendable {
                 }
             }
             var ids: Set<String> = []
-            for snapshot in chosen { ids.formUnion(snapshot.rootIDs) }
+            for platform in Set(chosen.map(\.platform)) {
+                let versions = chosen.filter { $0.platform == platform }
+                // Every version of a platform: the union its membership file gave, not each version's ids again.
+                if versions.count == (try snapshots.snapshots(of: platform)).count {
+                    ids.formUnion(try snapshots.allRootIDs(of: platform))
+                } else {
+                    for snapshot in versions { ids.formUnion(snapshot.rootIDs) }
+                }
+            }
             let index = try snapshots.rootIndex()
             let rootNames = RootNameIndex()
             var outlines: [String: CertificateOutline] = [:]

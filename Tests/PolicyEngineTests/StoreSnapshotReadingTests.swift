@@ -85,20 +85,27 @@ import TestSupport
     @Test func eachVersionHoldsTheRootsItListsInAnyOrder() throws {
         let (a, b, c, d) = (String(repeating: "a", count: 64), String(repeating: "b", count: 64),
                             String(repeating: "c", count: 64), String(repeating: "d", count: 64))
+        let e = String(repeating: "e", count: 64)
         let second = a + "-0123abcd"
         let listed: [(String, [String])] = [
             ("1", [a, b, c]), ("2", [c, a]), ("3", [a, b, d]), ("4", [b, d, d]), ("5", [a, second, d]), ("6", [d]),
-            ("7", [b, c, d]), ("8", []), ("9", [c]),
+            ("7", [b, c, d, e]), ("8", []), ("9", [c]),
         ]
         let text = listed.map { version, ids in
             "version \(version)\ndate 2016-08-01\nsource s\n" + ids.map { "root \($0)\n" }.joined()
         }.joined(separator: "\n")
 
-        let snapshots = try StoreSnapshotFile.parse(Array(text.utf8), platform: "android", path: "android.txt")
+        let read = try StoreSnapshotFile.read(Array(text.utf8), platform: "android", path: "android.txt")
+        let snapshots = read.versions
 
-        let expected: [Set<String>] = [[a, b, c], [a, c], [a, b, d], [b, d], [a, second, d], [d], [b, c, d], [], [c]]
+        let expected: [Set<String>] = [[a, b, c], [a, c], [a, b, d], [b, d], [a, second, d], [d], [b, c, d, e], [], [c]]
         #expect(snapshots.map(\.version.description) == listed.map(\.0))
         #expect(snapshots.map(\.rootIDs) == expected)
+        // Every id any version lists, for a run on every version; ids only a later version adds included.
+        #expect(read.allRootIDs == [a, b, c, d, e, second])
+        let withoutSecond = try StoreSnapshotFile.read(Array(text.replacingOccurrences(of: "root \(second)\n", with: "")
+            .utf8), platform: "android", path: "android.txt")
+        #expect(withoutSecond.allRootIDs == [a, b, c, d, e])
     }
 
     // MARK: A root file holds the certificate its name records.

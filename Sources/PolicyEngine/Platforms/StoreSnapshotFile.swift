@@ -22,6 +22,13 @@ package enum StoreSnapshotFile {
     /// The versions `bytes` records for `platform`; a line it cannot read stops it at that line (`path:line:`).
     package static func parse(_ bytes: [UInt8], platform: String, path: String) throws(StoreSnapshotError)
         -> [StoreSnapshot] {
+        try read(bytes, platform: platform, path: path).versions
+    }
+
+    /// The versions `bytes` records for `platform`, and every root id any of them lists: the union a run on every
+    /// version needs, had here from the few ids each version adds rather than by hashing every version's ids again.
+    package static func read(_ bytes: [UInt8], platform: String, path: String) throws(StoreSnapshotError)
+        -> (versions: [StoreSnapshot], allRootIDs: Set<String>) {
         guard bytes.count <= maximumSize else {
             throw StoreSnapshotError("\(path): larger than \(maximumSize >> 20) MiB, which no snapshot comes near; "
                 + "rebuild it with scripts/build-stores.sh")
@@ -33,9 +40,15 @@ package enum StoreSnapshotFile {
         var seen: [PlatformVersion: Int] = [:]
         var current: Block?
         var previous: Block.Roots?
+        var all: Set<String> = []
         func finish(_ block: Block) throws(StoreSnapshotError) {
             let roots = block.roots(in: bytes, after: previous)
             snapshots.append(try block.snapshot(platform: platform, path: path, roots: roots.set))
+            if let added = roots.added {
+                for id in added { all.insert(id) }
+            } else {
+                all.formUnion(roots.set)
+            }
             previous = roots
         }
         var number = 0
@@ -88,7 +101,7 @@ package enum StoreSnapshotFile {
             try current?.take(key, value, line: number, path: path)
         }
         if let block = current { try finish(block) }
-        return snapshots.sorted { $0.version < $1.version }
+        return (snapshots.sorted { $0.version < $1.version }, all)
     }
 
     private static let newline = UInt8(ascii: "\n")
@@ -196,6 +209,8 @@ package enum StoreSnapshotFile {
             let ids: [Range<Int>]
             let ascending: Bool
             let set: Set<String>
+            /// The ids the version before it does not list, when it was made from that version's set.
+            var added: [String]?
         }
 
         /// The version's set of roots. A version lists nearly the roots of the one before it, so when both lists
@@ -210,17 +225,22 @@ package enum StoreSnapshotFile {
                 return Roots(ids: ids, ascending: ascending, set: set)
             }
             var set = previous.set
+            var added: [String] = []
             var old = 0
             var new = 0
             while old < previous.ids.count || new < ids.count {
                 let order = old == previous.ids.count ? 1 : new == ids.count ? -1
                     : Self.compare(previous.ids[old], ids[new], in: bytes)
                 if order < 0 { set.remove(text(previous.ids[old])) }
-                if order > 0 { set.insert(text(ids[new])) }
+                if order > 0 {
+                    let id = text(ids[new])
+                    set.insert(id)
+                    added.append(id)
+                }
                 if order <= 0 { old += 1 }
                 if order >= 0 { new += 1 }
             }
-            return Roots(ids: ids, ascending: true, set: set)
+            return Roots(ids: ids, ascending: true, set: set, added: added)
         }
 
         /// The byte order of two ids of the file: negative, zero or positive.

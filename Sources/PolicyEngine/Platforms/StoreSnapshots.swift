@@ -57,13 +57,24 @@ public struct StoreSnapshots: Sendable {
 
     /// Every version of `platform` the directory records, oldest first.
     public func snapshots(of platform: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
-        if let known = read.snapshots.withLock({ $0[platform] }) { return known }
-        let snapshots = try readSnapshots(of: platform)
-        read.snapshots.withLock { $0[platform] = snapshots }
-        return snapshots
+        try membership(of: platform).versions
     }
 
-    private func readSnapshots(of platform: String) throws(StoreSnapshotError) -> [StoreSnapshot] {
+    /// Every root id any version of `platform` lists.
+    package func allRootIDs(of platform: String) throws(StoreSnapshotError) -> Set<String> {
+        try membership(of: platform).allRootIDs
+    }
+
+    private func membership(of platform: String) throws(StoreSnapshotError)
+        -> (versions: [StoreSnapshot], allRootIDs: Set<String>) {
+        if let known = read.snapshots.withLock({ $0[platform] }) { return known }
+        let membership = try readSnapshots(of: platform)
+        read.snapshots.withLock { $0[platform] = membership }
+        return membership
+    }
+
+    private func readSnapshots(of platform: String) throws(StoreSnapshotError)
+        -> (versions: [StoreSnapshot], allRootIDs: Set<String>) {
         let path = membershipPath(platform)
         guard (try? FileSystem.kind(of: path)) != nil else {
             let present = platforms()
@@ -76,7 +87,7 @@ public struct StoreSnapshots: Sendable {
         } catch {
             throw StoreSnapshotError("\(path): \(error.reason)")
         }
-        return try StoreSnapshotFile.parse(bytes, platform: platform, path: path)
+        return try StoreSnapshotFile.read(bytes, platform: platform, path: path)
     }
 
     /// The versions `selector` names; a version without a snapshot (either end of a range) is an error naming those
@@ -211,6 +222,6 @@ public struct StoreSnapshots: Sendable {
 
 /// The membership files a `StoreSnapshots` has read, by platform, and its CT log list once read.
 private final class ReadMemberships: Sendable {
-    let snapshots = Mutex<[String: [StoreSnapshot]]>([:])
+    let snapshots = Mutex<[String: (versions: [StoreSnapshot], allRootIDs: Set<String>)]>([:])
     let ctLogs = Mutex<CTLogList?>(nil)
 }
