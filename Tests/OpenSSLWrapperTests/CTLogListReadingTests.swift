@@ -43,9 +43,11 @@ import TestSupport
     }
 
     /// The error reading `text` gives, with the file's name in place of its directory.
-    func refusal(_ text: String) throws -> String {
+    func refusal(_ text: String) throws -> String { try refusal(bytes: Array(text.utf8)) }
+
+    func refusal(bytes: [UInt8]) throws -> String {
         try TemporaryDirectory.with { directory in
-            let path = try directory.write("apple-ct-logs.cnf", text: text)
+            let path = try directory.write("apple-ct-logs.cnf", bytes: bytes)
             do {
                 _ = try CTLogList(path: path)
                 return "accepted"
@@ -138,17 +140,8 @@ import TestSupport
         let description = Array("CT Log A".utf8)
         let at = try #require(bytes.firstRange(of: description))
         bytes.replaceSubrange(at, with: Array("CT Log ".utf8) + [0xFF])
-        let message = try TemporaryDirectory.with { directory in
-            let path = try directory.write("apple-ct-logs.cnf", bytes: bytes)
-            do {
-                _ = try CTLogList(path: path)
-                return "accepted"
-            } catch {
-                return "\(error)".replacingOccurrences(of: path, with: "LIST")
-            }
-        }
 
-        #expect(message == "LIST:8: not UTF-8 text")
+        #expect(try refusal(bytes: bytes) == "LIST:8: not UTF-8 text")
     }
 
     /// The keys of a long list are read by OpenSSL on two threads: the refusal still names the first key OpenSSL
