@@ -175,20 +175,21 @@ public struct PlatformSettings: Sendable {
 /// The roots of every version a run names, each read once (`PlatformSettings.stores`): as an outline, or as an
 /// anchor the snapshot's index names and that is read when a chain reaches it.
 final class SnapshotRoots: Sendable {
-    /// Every root id, sorted: each version's anchors are in this order, whatever order its file lists them in.
-    private let ordered: [String]
-    private let outlines: [String: CertificateOutline]
-    private let indexed: [String: IndexedAnchor]
+    /// Each root by id: its place among the ids sorted (each version's anchors are in that order, whatever order its
+    /// file lists them in), and the root, outlined or indexed. One lookup a root of a version: a version class's
+    /// store is made of every root of its version.
+    private let roots: [String: (position: Int, outline: CertificateOutline?, indexed: IndexedAnchor?)]
 
     init(ordered: [String], outlines: [String: CertificateOutline], indexed: [String: IndexedAnchor]) {
-        self.ordered = ordered
-        self.outlines = outlines
-        self.indexed = indexed
+        var roots: [String: (position: Int, outline: CertificateOutline?, indexed: IndexedAnchor?)] = [:]
+        roots.reserveCapacity(ordered.count)
+        for (position, id) in ordered.enumerated() { roots[id] = (position, outlines[id], indexed[id]) }
+        self.roots = roots
     }
 
     /// The roots of `snapshot`'s version.
     func anchors(of snapshot: StoreSnapshot) -> (outlines: [CertificateOutline], indexed: [IndexedAnchor]) {
-        let members = ordered.filter(snapshot.rootIDs.contains)
-        return (members.compactMap { outlines[$0] }, members.compactMap { indexed[$0] })
+        let members = snapshot.rootIDs.compactMap { roots[$0] }.sorted { $0.position < $1.position }
+        return (members.compactMap(\.outline), members.compactMap(\.indexed))
     }
 }
