@@ -11,26 +11,30 @@ extension [TargetResult] {
     /// The results in runs of one kind, target and edge, in order.
     var runs: [ResultRun] {
         var runs: [ResultRun] = []
+        // The open run, grown in place: rebuilt for each result, a run of n reports copied n²/2 of them (a check
+        // on every platform version prints hundreds per target).
+        var reports: [TargetReport] = []
+        var failures: [FailureReport] = []
+        func close() {
+            if !reports.isEmpty { runs.append(.reports(reports)) }
+            if !failures.isEmpty { runs.append(.failures(failures)) }
+            reports = []
+            failures = []
+        }
         var previous: TargetResult?
         for result in self {
-            defer { previous = result }
-            if let previous, previous.target == result.target, previous.edge == result.edge, let last = runs.last {
-                switch (last, result) {
-                case (.reports(let reports), .judged(let report)):
-                    runs[runs.count - 1] = .reports(reports + [report])
-                    continue
-                case (.failures(let failures), .failed(let failure)):
-                    runs[runs.count - 1] = .failures(failures + [failure])
-                    continue
-                default:
-                    break
-                }
-            }
+            let sameChain = previous.map { $0.target == result.target && $0.edge == result.edge } ?? false
+            previous = result
             switch result {
-            case .judged(let report): runs.append(.reports([report]))
-            case .failed(let failure): runs.append(.failures([failure]))
+            case .judged(let report):
+                if !sameChain || !failures.isEmpty { close() }
+                reports.append(report)
+            case .failed(let failure):
+                if !sameChain || !reports.isEmpty { close() }
+                failures.append(failure)
             }
         }
+        close()
         return runs
     }
 }
