@@ -31,8 +31,8 @@ struct LoadedPolicy: Sendable {
         // Read once: the judges and the file the routes consult are of the same text, however it changes meanwhile.
         let policy = settings.policySettings
         // The plan remembers each distinct chain's verifications, as a fleet serves the same chain from many
-        // targets, probe after probe: on platforms, per version class (not where Certificate Transparency reads the
-        // SCTs each server sends; `VerificationMemo`).
+        // targets, probe after probe: on platforms, per version class (where Certificate Transparency is required,
+        // only at the same time, so not from one probe to the next; `VerificationMemo`).
         let plan = try CheckPlan(file: file, policy, platforms: PlatformSettings(storesDirectory: settings.storesDirectory))
             .rememberingVerifications()
         return LoadedPolicy(file: file, plan: plan, loadedAt: Date())

@@ -135,7 +135,7 @@ struct CTLogListFile {
         let keys = trusted.map(\.der)
         @Sendable func firstRefused(_ range: Range<Int>) -> Int? { range.first { !Self.readsBack(keys[$0]) } }
         // OpenSSL takes about 20 µs a key (3.0 builds an EC group for each), and every Apple version waits for the
-        // list: the second half is read on another thread, on a core that is otherwise idle by then.
+        // list: the second half is read on another thread.
         let half = keys.count / 2
         let later = LaterResult<Int?>()
         let thread = keys.count < 8 ? nil : JoinableThread { later.value = firstRefused(half..<keys.count) }

@@ -26,7 +26,6 @@ enum RunnerCommands {
     static func neutralised(_ text: String, hash: String, colon: String) -> String {
         guard mayHoldCommand(text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        guard scalars.contains(where: { $0 == "#" || $0 == ":" }) else { return text }
         var result = String.UnicodeScalarView()
         var lineStart = true
         var index = 0
