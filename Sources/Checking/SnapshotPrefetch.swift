@@ -1,6 +1,5 @@
 import OpenSSLWrapper
 import PolicyEngine
-import Synchronization
 import Transport
 
 /// The snapshot files a run names, read on threads of their own while the caller reads the first platform's: the
@@ -60,35 +59,15 @@ extension SnapshotPrefetch {
     static func outlines(_ ids: [String], in snapshots: StoreSnapshots)
         -> [Result<CertificateOutline, StoreSnapshotError>]
     {
-        let read = OutlineReads(count: ids.count)
-        @Sendable func readRange(_ range: Range<Int>) {
-            for index in range {
+        // Fewer roots than this are read faster than a thread starts.
+        JoinableThread.inHalves(of: ids.count, minimum: 32) { range in
+            range.map { index -> Result<CertificateOutline, StoreSnapshotError> in
                 do throws(StoreSnapshotError) {
-                    read.set(index, .success(try snapshots.rootOutline(ids[index])))
+                    return .success(try snapshots.rootOutline(ids[index]))
                 } catch {
-                    read.set(index, .failure(error))
+                    return .failure(error)
                 }
             }
-        }
-        // Fewer roots than this are read faster than a thread starts.
-        let half = ids.count >= 32 ? ids.count / 2 : ids.count
-        let helper = half < ids.count ? JoinableThread { readRange(half..<ids.count) } : nil
-        readRange(0..<half)
-        helper?.join()
-        return read.results
+        }.flatMap { $0 }
     }
-}
-
-/// The outlines two threads read, by index.
-private final class OutlineReads: Sendable {
-    private let slots: Mutex<[Result<CertificateOutline, StoreSnapshotError>?]>
-
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
-
-    func set(_ index: Int, _ result: Result<CertificateOutline, StoreSnapshotError>) {
-        slots.withLock { $0[index] = result }
-    }
-
-    /// Every slot, once both threads are done.
-    var results: [Result<CertificateOutline, StoreSnapshotError>] { slots.withLock { $0.compactMap { $0 } } }
 }

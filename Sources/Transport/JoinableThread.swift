@@ -43,3 +43,27 @@ public struct JoinableThread: Sendable {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }
+
+extension JoinableThread {
+    /// `body` of the first and the second half of `0..<count`, in that order, the second half on a new thread: for
+    /// work that splits by index (roots' files to read, keys for OpenSSL to read back). Fewer than `minimum` items are
+    /// done here in one call, as starting a thread costs more than they do.
+    public static func inHalves<Result: Sendable>(of count: Int, minimum: Int,
+                                                  _ body: @escaping @Sendable (Range<Int>) -> Result) -> [Result] {
+        guard count >= minimum else { return [body(0..<count)] }
+        let half = count / 2
+        let second = SecondHalf<Result>()
+        let thread = JoinableThread { second.result = body(half..<count) }
+        let first = body(0..<half)
+        thread.join()
+        guard let later = second.result else { preconditionFailure("a joined thread left no result") }
+        return [first, later]
+    }
+}
+
+/// What the second half's thread made, read once it is joined.
+// @unchecked Sendable: written by the thread before it ends and read after `join`, which orders the two.
+private final class SecondHalf<Result>: @unchecked Sendable {
+    var result: Result?
+}
+

@@ -133,26 +133,15 @@ struct CTLogListFile {
     /// naming its line; nil when OpenSSL reads every key back the same.
     func refusedKey(path: String) -> CTLogListError? {
         let keys = trusted.map(\.der)
-        @Sendable func firstRefused(_ range: Range<Int>) -> Int? { range.first { !Self.readsBack(keys[$0]) } }
         // OpenSSL takes about 20 µs a key (3.0 builds an EC group for each), and every Apple version waits for the
         // list: the second half is read on another thread.
-        let half = keys.count / 2
-        let later = LaterResult<Int?>()
-        let thread = keys.count < 8 ? nil : JoinableThread { later.value = firstRefused(half..<keys.count) }
-        var refused = firstRefused(0..<(thread == nil ? keys.count : half))
-        if let thread {
-            thread.join()
-            refused = refused ?? later.value ?? nil
-        }
+        let refused = JoinableThread.inHalves(of: keys.count, minimum: 8) { range in
+            range.first { !Self.readsBack(keys[$0]) }
+        }.lazy.compactMap { $0 }.first
         return refused.map { index in
             CTLogListError("\(path):\(trusted[index].keyLine): log [\(trusted[index].section)] key is not base64 of a "
                 + "DER SubjectPublicKeyInfo OpenSSL reads")
         }
-    }
-
-    /// What a thread found, read once it is joined (`pthread_join` orders the write before the read).
-    private final class LaterResult<Value>: @unchecked Sendable {
-        var value: Value?
     }
 
     /// A list of log names, `log1,log2` (empty for none).

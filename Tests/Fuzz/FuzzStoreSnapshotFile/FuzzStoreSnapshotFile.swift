@@ -12,7 +12,10 @@ enum StoreSnapshotFileFuzz {
     static func check(_ bytes: [UInt8]) {
         let snapshots: [StoreSnapshot]
         do {
-            snapshots = try StoreSnapshotFile.parse(bytes, platform: "android", path: path)
+            let read = try StoreSnapshotFile.read(bytes, platform: "android", path: path)
+            snapshots = read.versions
+            Fuzz.require(read.allRootIDs == Set(snapshots.flatMap(\.rootIDs)),
+                         "every root id read is not the union of the versions' ids")
         } catch {
             let message = error.description
             Fuzz.require(message.hasPrefix(path + ":"), "a rejection that does not name the file: \(message)")
