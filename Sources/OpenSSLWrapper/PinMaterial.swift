@@ -8,16 +8,7 @@ public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
     public var length: Int { self == .sha256 ? Int(SHA256_DIGEST_LENGTH) : Int(SHA_DIGEST_LENGTH) }
 
     /// The digest of `bytes`, through OpenSSL.
-    public func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: length)
-        bytes.withUnsafeBufferPointer { input in
-            switch self {
-            case .sha256: _ = SHA256(input.baseAddress, input.count, &digest)
-            case .sha1: _ = SHA1(input.baseAddress, input.count, &digest)
-            }
-        }
-        return digest
-    }
+    public func digest(_ bytes: [UInt8]) -> [UInt8] { Digest.digest(bytes, self) }
 }
 
 extension X509Certificate {

@@ -41,7 +41,7 @@ package enum SignatureMemo {
     private static func digest(_ certificate: OpaquePointer) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        guard X509_digest(certificate, EVP_sha256(), &digest, &length) == 1 else {
+        guard X509_digest(certificate, Digest.fetched(.sha256) ?? EVP_sha256(), &digest, &length) == 1 else {
             OpenSSLError.clearQueue()
             return nil
         }
