@@ -38,9 +38,8 @@ public enum UntrustedText {
     /// file that does (`/proc/self/environ`, a binary) is refused whole and unquoted.
     @inlinable
     public static func nulByteLine(in bytes: some Collection<UInt8>) -> Int? {
-        // Bytes in one buffer are searched there first: a generic loop costs about a nanosecond a byte, and a whole
-        // membership file (234 kB) is read whenever a platform is named.
-        let found = bytes.withContiguousStorageIfAvailable { buffer in buffer.firstIndex(of: 0) }
+        // Bytes in one buffer are searched there first (`ByteSearch`).
+        let found = bytes.withContiguousStorageIfAvailable { ByteSearch.firstIndex(of: 0, in: $0) }
         if let found {
             guard let found else { return nil }
             return 1 + bytes.prefix(found).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }

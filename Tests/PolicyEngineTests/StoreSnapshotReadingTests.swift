@@ -108,6 +108,40 @@ import TestSupport
         #expect(withoutSecond.allRootIDs == [a, b, c, d, e])
     }
 
+    /// Every byte value at every place of an id, against the rule written out here: 64 of `0`-`9` and `a`-`f`, or
+    /// those, `-` and 8 more (docs/platform-stores.md). The reader checks eight bytes at a time.
+    @Test func aRootIDIsLowercaseHexAtEveryPlace() {
+        let hex = Set("0123456789abcdef".utf8)
+        let valid = Array((String(repeating: "0f", count: 32) + "-" + "9a9a9a9a").utf8)
+        var wrong: [String] = []
+        for length in [64, 73] {
+            #expect(StoreSnapshotFile.isRootID(bytes: valid.prefix(length)))
+            for place in 0..<length {
+                for byte in UInt8.min...UInt8.max {
+                    var id = Array(valid.prefix(length))
+                    id[place] = byte
+                    let expected = place == 64 ? byte == UInt8(ascii: "-") : hex.contains(byte)
+                    if StoreSnapshotFile.isRootID(bytes: id[...]) != expected {
+                        wrong.append("\(length):\(place):\(byte)")
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(20))")
+        #expect(!StoreSnapshotFile.isRootID(bytes: valid.prefix(63)))
+        #expect(!StoreSnapshotFile.isRootID(bytes: valid.prefix(72)))
+    }
+
+    /// The last line needs no newline, a line may end in CR LF, and a NUL byte is named at its own line.
+    @Test func linesEndAtANewlineOrTheEndOfTheFile() throws {
+        let (first, last) = (String(repeating: "ab", count: 32), String(repeating: "cd", count: 32))
+        let read = try StoreSnapshotFile.read(Array((Self.block + "root \(first)\r\nroot \(last)").utf8),
+                                              platform: "android", path: "android.txt")
+
+        #expect(read.versions.map(\.rootIDs) == [[first, last]])
+        #expect(try refusal(Self.block + "root \(first)\n\n\u{0}\n") == "FILE:7: holds a NUL byte: not a text file")
+    }
+
     // MARK: A root file holds the certificate its name records.
 
     /// The id docs/platform-stores.md gives a root, made by the openssl CLI: the SHA-256 of its SubjectPublicKeyInfo.

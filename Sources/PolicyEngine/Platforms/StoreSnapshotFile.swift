@@ -56,8 +56,7 @@ package enum StoreSnapshotFile {
         // Lines are found byte by byte: most are `root` lines, checked as bytes and made a String once (the file of
         // every Android level is read whenever a platform is named, so this is most of what naming one costs).
         while start <= bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != newline { end += 1 }
+            let end = lineEnd(in: bytes, from: start)
             defer { start = end + 1 }
             number += 1
             let body = bytes[start..<(end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end)]
@@ -105,6 +104,12 @@ package enum StoreSnapshotFile {
     }
 
     private static let newline = UInt8(ascii: "\n")
+
+    /// Where the line from `start` ends: its newline, or the end of `bytes`. Searched for, not walked to: a loop
+    /// byte by byte was a fifth of reading every platform's file.
+    private static func lineEnd(in bytes: [UInt8], from start: Int) -> Int {
+        ByteSearch.firstIndex(of: newline, in: bytes, from: start) ?? bytes.count
+    }
     private static let rootPrefix = Array("root ".utf8)
 
     /// Where the id of a well-formed `root ID` line lies in the file; nil for any other line, which the general path
@@ -122,19 +127,29 @@ package enum StoreSnapshotFile {
         isRootID(bytes: ArraySlice(text.utf8))
     }
 
-    static func isRootID(bytes: ArraySlice<UInt8>) -> Bool {
+    package static func isRootID(bytes: ArraySlice<UInt8>) -> Bool {
         guard bytes.count == 64 || bytes.count == 73 else { return false }
-        // Over the buffer, not the slice's iterator: every root line of every membership file read comes here.
-        return bytes.withUnsafeBufferPointer { buffer in
-            for offset in buffer.indices {
-                let byte = buffer[offset]
-                let allowed = offset == 64
-                    ? byte == UInt8(ascii: "-")
-                    : (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
-                guard allowed else { return false }
-            }
-            return true
+        // Eight bytes at a time, over the buffer: every root line of every membership file read comes here (6,000
+        // for every platform), and a loop byte by byte was a fifth of reading them.
+        return bytes.withUnsafeBytes { buffer in
+            guard (0..<8).allSatisfy({ isLowercaseHex(buffer.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) })
+            else { return false }
+            guard buffer.count == 73 else { return true }
+            return buffer[64] == UInt8(ascii: "-")
+                && isLowercaseHex(buffer.loadUnaligned(fromByteOffset: 65, as: UInt64.self))
         }
+    }
+
+    /// Whether each of the eight bytes of `word` is `0`–`9` or `a`–`f`. A byte below 0x80 plus 0x80 − LOW has its
+    /// top bit set exactly when the byte is LOW or more, and no sum carries into the next byte (0x7F + 0x50 < 0x100).
+    private static func isLowercaseHex(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        guard word & tops == 0 else { return false }
+        func atLeast(_ low: UInt64) -> UInt64 { (word &+ ones &* (0x80 - low)) & tops }
+        let digit = atLeast(0x30) & ~atLeast(0x3A)
+        let letter = atLeast(0x61) & ~atLeast(0x67)
+        return digit | letter == tops
     }
 
     /// `YYYY-MM-DD`.
