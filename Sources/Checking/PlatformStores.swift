@@ -76,16 +76,21 @@ public struct PlatformSettings: Sendable {
     public var storesDirectory: StoreLocation
     /// The Android API level apps target where the policy file gives none (`--target-sdk`); nil: 24 or later.
     public var targetSdk: Int?
+    /// What the process began reading when it started (`StoreReadAhead`), used when it read `storesDirectory`.
+    public var readAhead: StoreReadAhead?
 
-    public init(selectors: [String] = [], storesDirectory: StoreLocation, targetSdk: Int? = nil) {
+    public init(selectors: [String] = [], storesDirectory: StoreLocation, targetSdk: Int? = nil,
+                readAhead: StoreReadAhead? = nil) {
         self.selectors = selectors
         self.storesDirectory = storesDirectory
         self.targetSdk = targetSdk
+        self.readAhead = readAhead
     }
 
-    /// `snapshots`, else the directory opened now.
+    /// `snapshots`, else the directory as read ahead, else the directory opened now.
     private func open(_ snapshots: StoreSnapshots?) throws(StoreSnapshotError) -> StoreSnapshots {
         if let snapshots { return snapshots }
+        if let readAhead = readAhead?.snapshots(for: storesDirectory) { return readAhead }
         return try StoreSnapshots(storesDirectory)
     }
 
@@ -111,14 +116,21 @@ public struct PlatformSettings: Sendable {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
             let given = snapshots
-            let snapshots = try open(snapshots)
+            let ahead = given == nil ? readAhead?.snapshots(for: storesDirectory) : nil
+            let snapshots = try open(given)
             // Versions share most roots: each is read once, as an outline, or not at all until a chain reaches it
             // when the directory's index gives its names; the CT log list is read once. A version's list of roots
             // is made only when a chain is judged on it: most versions share their class's verification.
-            // A caller that gives the directory has read ahead already (`PlatformJudges.named`).
-            let prefetch = given == nil ? SnapshotPrefetch(selectors, in: snapshots) : nil
-            defer { prefetch?.join() }
+            // A caller that gives the directory has read ahead already (`PlatformJudges.named`), and so has a
+            // process that started reading what its command line names (`StoreReadAhead`). No read outlives this
+            // call: the command goes on with no thread of its own but the checks it starts.
+            let prefetch = given == nil && ahead == nil ? SnapshotPrefetch(selectors, in: snapshots) : nil
+            defer {
+                prefetch?.join()
+                readAhead?.join()
+            }
             prefetch?.readMemberships()
+            if ahead != nil { readAhead?.readMemberships() }
             var chosen: [StoreSnapshot] = []
             for text in selectors {
                 let selector = try PlatformSelector(parsing: text)

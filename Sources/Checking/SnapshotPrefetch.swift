@@ -18,8 +18,9 @@ final class SnapshotPrefetch {
     private var memberships: JoinableThread?
     private var ctLogs: JoinableThread?
 
-    /// Starts reading what `selectors` name beyond their first platform in `snapshots`.
-    init(_ selectors: [String], in snapshots: StoreSnapshots) {
+    /// Starts reading what `selectors` name beyond their first platform in `snapshots`; with `readingFirstHere` false,
+    /// the first platform's file too, for a caller with other work to do meanwhile (`StoreReadAhead`).
+    init(_ selectors: [String], in snapshots: StoreSnapshots, readingFirstHere: Bool = true) {
         var platforms: [String] = []
         for text in selectors {
             guard let platform = try? PlatformSelector(parsing: text).platform, !platforms.contains(platform)
@@ -27,8 +28,8 @@ final class SnapshotPrefetch {
             platforms.append(platform)
         }
         self.snapshots = snapshots
-        first = platforms.first
-        let others = platforms.dropFirst()
+        first = readingFirstHere ? platforms.first : nil
+        let others = readingFirstHere ? platforms.dropFirst() : platforms[...]
         memberships = others.isEmpty ? nil : JoinableThread {
             for platform in others { _ = try? snapshots.snapshots(of: platform) }
         }
@@ -36,8 +37,8 @@ final class SnapshotPrefetch {
             ? JoinableThread { _ = try? snapshots.appleCTLogs() } : nil
     }
 
-    /// Reads the first platform's membership file on this thread, then waits for the others': call before looking
-    /// any up.
+    /// Reads the first platform's membership file on this thread (unless `readingFirstHere` was false), then waits
+    /// for the others': call before looking any up.
     func readMemberships() {
         if let first { _ = try? snapshots.snapshots(of: first) }
         memberships?.join()

@@ -45,13 +45,17 @@ struct Pinctl: ParsableCommand {
             print(PinctlVersion.lines.joined(separator: "\n"))
             return
         }
+        // The store snapshots `--platform` names are read on other threads while the line is parsed.
+        CommandLineReadAhead.start(for: arguments)
         do {
             // Every command is synchronous (check runs its own threads): no async runtime to start.
             // Arguments with every byte kept, so a file name that is not UTF-8 still names the same file.
             var command = try parseAsCommand(arguments) ?? parseAsRoot(arguments)
             try command.run()
+            CommandLineReadAhead.join()
             return
         } catch {
+            CommandLineReadAhead.join()
             status = report(error)
         }
         // Exit only once the command and the error are released: LeakSanitizer cannot follow the pointers Swift

@@ -35,6 +35,7 @@ struct PlatformOptions: ParsableArguments {
 
     /// The platforms as the checking core takes them; the directory is read only when a platform is named.
     var settings: PlatformSettings {
-        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.location, targetSdk: targetSdk)
+        PlatformSettings(selectors: platforms, storesDirectory: storeOptions.location, targetSdk: targetSdk,
+                         readAhead: CommandLineReadAhead.current)
     }
 }
