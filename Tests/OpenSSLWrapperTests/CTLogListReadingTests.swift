@@ -173,6 +173,50 @@ import TestSupport
             + "SubjectPublicKeyInfo OpenSSL reads")
     }
 
+    /// A trusted key is taken exactly when the openssl CLI reads it and writes it back the same: a P-256 key is
+    /// answered by its point alone (P256Curve), any other form by OpenSSL reading the key whole.
+    @Test func aKeyIsTakenExactlyWhenOpenSSLReadsItBackTheSame() throws {
+        try TemporaryDirectory.with { directory in
+            let made = try ShellPipeline.output("""
+                openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out p256.pem 2>/dev/null
+                openssl pkey -in p256.pem -pubout -outform DER | base64 -w0; echo
+                openssl pkey -in p256.pem -pubout -outform DER -ec_conv_form compressed | base64 -w0; echo
+                openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-384 2>/dev/null \
+                    | openssl pkey -pubout -outform DER | base64 -w0; echo
+                """, in: directory.path).split(separator: "\n").map { [UInt8](Data(base64Encoded: String($0))!) }
+            let p256 = made[0]
+            func changed(_ offset: Int, _ bytes: [UInt8]) -> [UInt8] {
+                var key = p256
+                key.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+                return key
+            }
+            // X's 32 bytes start at 27, Y's at 59; the field's prime p = 2^256 - 2^224 + 2^192 + 2^96 - 1.
+            let prime: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 12)
+                + [UInt8](repeating: 0xFF, count: 12)
+            let keys = [
+                p256, made[1], made[2],
+                changed(90, [p256[90] ^ 1]), changed(27, [p256[27] ^ 0x80]), changed(27, prime),
+                changed(26, [0x06]), changed(26, [0x07]), changed(26, [0x00]), changed(25, [0x01]),
+                changed(24, [0x41]), changed(22, [0x08]),
+            ]
+            for (index, key) in keys.enumerated() { _ = try directory.write("k\(index).der", bytes: key) }
+            let verdicts = try ShellPipeline.output((0..<keys.count).map { index in
+                "openssl pkey -pubin -inform DER -in k\(index).der -outform DER -out b\(index).der 2>/dev/null "
+                    + "&& cmp -s k\(index).der b\(index).der && echo yes || echo no"
+            }.joined(separator: "\n"), in: directory.path).split(separator: "\n").map { $0 == "yes" }
+            #expect(verdicts.count == keys.count)
+            #expect(verdicts.prefix(3) == [true, true, true], "the keys as made")
+            #expect(verdicts.contains(false), "a changed key OpenSSL refuses")
+
+            for (key, readsBack) in zip(keys, verdicts) {
+                let base64 = Data(key).base64EncodedString()
+                let message = try refusal(Self.list().replacingOccurrences(of: Self.keyA, with: base64))
+                #expect(message == (readsBack ? "accepted" : "LIST:9: log [a] key is not base64 of a DER "
+                    + "SubjectPublicKeyInfo OpenSSL reads"), "\(base64)")
+            }
+        }
+    }
+
     /// An untrusted log's key is never given to OpenSSL, only hashed for its id: it must be canonical base64, and
     /// need not be a key OpenSSL reads (the list names such logs when an SCT is from one).
     @Test func anUntrustedLogsKeyIsCanonicalBase64() throws {

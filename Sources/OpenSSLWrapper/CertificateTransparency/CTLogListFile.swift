@@ -81,8 +81,6 @@ struct CTLogListFile {
                               _ fail: (Int, String) -> CTLogListError) throws(CTLogListError) -> Entry {
         let values = Dictionary(section.entries.map { ($0.key, $0) }) { first, _ in first }
         let place = "log [\(section.name)]"
-        let onlyUntrusted: Set = ["untrusted"]
-        let onlyTrusted: Set = ["readonly", "retired", "shard_start", "shard_end"]
         if let wrong = section.entries.first(where: { (trusted ? onlyUntrusted : onlyTrusted).contains($0.key) }) {
             throw fail(wrong.line, "\(place) is \(trusted ? "in enabled_logs" : "untrusted") and cannot have "
                 + wrong.key)
@@ -133,16 +131,20 @@ struct CTLogListFile {
     /// naming its line; nil when OpenSSL reads every key back the same.
     func refusedKey(path: String) -> CTLogListError? {
         let keys = trusted.map(\.der)
-        // OpenSSL takes about 20 µs a key (3.0 builds an EC group for each), and every Apple version waits for the
-        // list: the second half is read on another thread.
+        // Every Apple version waits for the list: the second half is read on another thread, each with its curve.
         let refused = JoinableThread.inHalves(of: keys.count, minimum: 8) { range in
-            range.first { !Self.readsBack(keys[$0]) }
+            let curve = P256Curve()
+            return range.first { !(curve?.readsBack(keys[$0]) ?? Self.readsBack(keys[$0])) }
         }.lazy.compactMap { $0 }.first
         return refused.map { index in
             CTLogListError("\(path):\(trusted[index].keyLine): log [\(trusted[index].section)] key is not base64 of a "
                 + "DER SubjectPublicKeyInfo OpenSSL reads")
         }
     }
+
+    /// The keys only an untrusted log's section has, and those only a trusted log's has.
+    private static let onlyUntrusted: Set = ["untrusted"]
+    private static let onlyTrusted: Set = ["readonly", "retired", "shard_start", "shard_end"]
 
     /// A list of log names, `log1,log2` (empty for none).
     private static func names(_ entry: CTLogListSyntax.Entry, _ fail: (Int, String) -> CTLogListError)
@@ -172,7 +174,8 @@ struct CTLogListFile {
         guard base64.utf8.count <= maximumKeyLength, let data = Data(base64Encoded: base64),
               data.base64EncodedString() == base64, !data.isEmpty
         else { return nil }
-        return [UInt8](data)
+        // Copied as one buffer: Array(data) copies byte by byte through Data's iterator.
+        return data.withUnsafeBytes { [UInt8]($0) }
     }
 
     /// Whether OpenSSL reads `der` as a public key and writes it back the same.
