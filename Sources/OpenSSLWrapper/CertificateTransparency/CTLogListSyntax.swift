@@ -25,6 +25,8 @@ struct CTLogListSyntax {
     /// The entries before the first section.
     private(set) var top: [Entry] = []
     private(set) var sections: [Section] = []
+    /// Each section's line, by name: a list of 132 logs compared every name with every earlier one.
+    private var sectionLines: [String: Int] = [:]
 
     /// Apple's list of 2025 takes 35 kB for 132 logs.
     static let maximumSize = 1 << 20
@@ -79,11 +81,12 @@ struct CTLogListSyntax {
         guard line.last == UInt8(ascii: "]"), Self.isName(name) else {
             throw fail("expected a section `[NAME]`, NAME of at most \(Self.maximumNameLength) letters, digits or _")
         }
-        if let first = sections.first(where: { $0.name == name }) {
-            throw fail("section [\(name)] again (first on line \(first.line))")
+        if let first = sectionLines[name] {
+            throw fail("section [\(name)] again (first on line \(first))")
         }
         guard sections.count < Self.maximumLogs else { throw fail("more than \(Self.maximumLogs) log sections") }
         sections.append(Section(name: name, line: number))
+        sectionLines[name] = number
     }
 
     /// `KEY = VALUE`, KEY one the builder writes at that place, once.
@@ -93,7 +96,8 @@ struct CTLogListSyntax {
         }
         let key = Self.text(Self.trimmed(line[..<equals]))
         let allowed = sections.isEmpty ? Self.topKeys : Self.sectionKeys
-        let place = sections.last.map { "in section [\($0.name)]" } ?? "before the first section"
+        // Made for an error only: every line of the list comes here.
+        var place: String { sections.last.map { "in section [\($0.name)]" } ?? "before the first section" }
         guard allowed.contains(key) else {
             // A name is quoted (shortened): it is what stands before `=`, never what follows it.
             let shown = Self.isName(key) ? " `\(UntrustedText.excerpt(key))`" : ""
