@@ -3,7 +3,7 @@ internal import COpenSSL
 /// SHA-256 and SHA-1 through OpenSSL, the one crypto engine, each algorithm fetched from its provider once.
 ///
 /// OpenSSL 3's one-shot `SHA256()` fetches the algorithm on every call (`EVP_Q_digest` → `EVP_MD_fetch`), and so does
-/// `EVP_Digest` given `EVP_sha256()`: about 4 µs a call, more than hashing a key takes, for every certificate read
+/// `EVP_Digest` given `EVP_sha256()`: a few µs a call, more than hashing a key takes, for every certificate read
 /// (two digests), every log of Apple's CT list and every signature remembered (#33).
 enum Digest {
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { digest(bytes, .sha256) }
@@ -32,8 +32,14 @@ enum Digest {
 
     // @unchecked Sendable: a fetched EVP_MD is never changed and may be used from any thread; kept for the process.
     private final class Fetched: @unchecked Sendable {
-        let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
-        let sha1 = EVP_MD_fetch(nil, "SHA1", nil)
+        let sha256: OpaquePointer?
+        let sha1: OpaquePointer?
+
+        private init() {
+            sha256 = EVP_MD_fetch(nil, "SHA256", nil)
+            sha1 = EVP_MD_fetch(nil, "SHA1", nil)
+            if sha256 == nil || sha1 == nil { OpenSSLError.clearQueue() }
+        }
 
         static let shared = Fetched()
 

@@ -53,8 +53,8 @@ package enum StoreSnapshotFile {
         }
         var number = 0
         var start = 0
-        // Lines are found byte by byte: most are `root` lines, checked as bytes and made a String once (the file of
-        // every Android level is read whenever a platform is named, so this is most of what naming one costs).
+        // Lines are read as bytes: most are `root` lines, checked as bytes and made a String once (the file of every
+        // Android level is read whenever a platform is named, so this is most of what naming one costs).
         while start <= bytes.count {
             let end = lineEnd(in: bytes, from: start)
             defer { start = end + 1 }
@@ -110,6 +110,7 @@ package enum StoreSnapshotFile {
     private static func lineEnd(in bytes: [UInt8], from start: Int) -> Int {
         ByteSearch.firstIndex(of: newline, in: bytes, from: start) ?? bytes.count
     }
+
     private static let rootPrefix = Array("root ".utf8)
 
     /// Where the id of a well-formed `root ID` line lies in the file; nil for any other line, which the general path
