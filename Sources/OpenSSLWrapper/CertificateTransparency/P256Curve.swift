@@ -21,6 +21,8 @@ final class P256Curve {
         0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00, 0x04,
     ]
     static let keyLength = 91
+    /// Where the encoded point (`04‖X‖Y`, its first byte the prefix's last) starts in such a key.
+    private static let pointStart = keyPrefix.count - 1
 
     init?() {
         guard let group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1) else {
@@ -46,8 +48,8 @@ final class P256Curve {
     func readsBack(_ der: [UInt8]) -> Bool? {
         guard der.count == Self.keyLength, der.starts(with: Self.keyPrefix) else { return nil }
         let onCurve = der.withUnsafeBufferPointer { buffer in
-            let point = buffer.baseAddress! + (Self.keyPrefix.count - 1)
-            return EC_POINT_oct2point(group, self.point, point, Self.keyLength - Self.keyPrefix.count + 1, nil) == 1
+            EC_POINT_oct2point(group, point, buffer.baseAddress! + Self.pointStart, Self.keyLength - Self.pointStart,
+                               nil) == 1
         }
         if !onCurve { OpenSSLError.clearQueue() }
         return onCurve
