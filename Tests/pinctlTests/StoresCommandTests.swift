@@ -197,6 +197,70 @@ import TestSupport
         }
     }
 
+    /// A snapshot without an index has every root of every version named read for its name (#33): the list says so,
+    /// and how to index it. With every root indexed (the builder's snapshots, above) it says nothing.
+    @Test func aSnapshotWithoutAnIndexIsListedWithHowToIndexIt() throws {
+        try withStores { directory in
+            try FileManager.default.removeItem(atPath: directory.path("stores/roots.index"))
+
+            let result = try stores(["android"], in: directory)
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasSuffix("""
+                android@25  2016-12-05      2  Android 7.1.1 (API 25)
+                no root index (roots.index): a command naming these versions reads all 2 of their roots to learn \
+                their names; scripts/index-stores.sh stores writes one, and then only the roots a chain can reach are \
+                read
+
+                """), "\(result)")
+        }
+    }
+
+    /// An index that lacks a root of the listed versions is named with how many it lacks; versions whose roots it all
+    /// names are listed without a word on it.
+    @Test func anIndexLackingARootOfTheListedVersionsSaysHowManyItLacks() throws {
+        try withStores { directory in
+            // The other root's id: the SHA-256 of its key, as scripts/build-stores.sh names it.
+            let other = try ShellPipeline.output(
+                "openssl x509 -in other-root-ca.pem -pubkey -noout | openssl pkey -pubin -outform DER | sha256sum")
+                .prefix(64)
+            let path = directory.path("stores/roots.index")
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            let kept = lines.filter { !$0.hasPrefix(other) }
+            #expect(kept.count == lines.count - 1)
+            try (kept.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+
+            let lacking = try stores(["android@25"], in: directory)
+            let complete = try stores(["android@24"], in: directory)
+
+            #expect(lacking.status == 0, "\(lacking)")
+            #expect(lacking.stdout.hasSuffix("""
+                android@25  2016-12-05      2  Android 7.1.1 (API 25)
+                roots.index does not name 1 of the 2 roots of these versions: a command naming them reads those to \
+                learn their names; scripts/index-stores.sh --force stores indexes them all
+
+                """), "\(lacking)")
+            #expect(complete.status == 0, "\(complete)")
+            #expect(!complete.stdout.contains("index"), "\(complete)")
+        }
+    }
+
+    /// The list reads the index as a run does: a line it cannot read is the same input error, at its line.
+    @Test func anIndexLineThatCannotBeReadIsRefusedAtItsLine() throws {
+        try withStores { directory in
+            let path = directory.path("stores/roots.index")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try (text + "not an index line\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+
+            let result = try stores(["android"], in: directory)
+
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("stores/roots.index:\(lines): expected `ID SUBJECT ISSUER`"), "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+        }
+    }
+
     /// Only a command that asks for a platform reads the snapshots: a broken PINCTL_STORES changes nothing else.
     @Test func commandsThatNameNoPlatformDoNotReadTheSnapshots() throws {
         let result = try PinctlProcess.run(

@@ -61,12 +61,13 @@ struct StoresListCommand: ParsableCommand {
 
     func run() throws {
         let snapshots = try StoresCommand.open(storeOptions)
-        let (chosen, newest) = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
+        let (chosen, newest, index) = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
             var chosen: [StoreSnapshot] = []
             for text in platforms.isEmpty ? snapshots.platforms() : platforms {
                 chosen += try snapshots.select(try PlatformSelector(parsing: text))
             }
-            return (chosen, try snapshots.newestDate())
+            // Read as a run reads it: an index line it cannot read is the same error here, at its line.
+            return (chosen, try snapshots.newestDate(), try snapshots.rootIndex())
         }
         // Which copy was read, and how old its data is: an installed copy ages with the package.
         print("snapshots in \(Terminal.safe(snapshots.directory)) \(snapshots.location.origin); newest snapshot "
@@ -83,6 +84,7 @@ struct StoresListCommand: ParsableCommand {
                 + "\(String(repeating: " ", count: max(0, 5 - count.count)))\(count)  \(Terminal.safe(snapshot.label))")
             if verbose { print("\(String(repeating: " ", count: width + 2))source \(Terminal.safe(snapshot.source))") }
         }
+        printIndexShortfall(index, of: chosen, in: snapshots.directory)
         guard chosen.contains(where: { $0.platform == "ios" || $0.platform == "macos" }) else { return }
         // The one CT log list every Apple version that requires Certificate Transparency is judged with.
         do {
@@ -92,6 +94,25 @@ struct StoresListCommand: ParsableCommand {
             if verbose { print("  source \(Terminal.safe(logs.source))") }
         } catch {
             print("no Apple CT log list: \(Terminal.safe(error.description))")
+        }
+    }
+}
+
+extension StoresListCommand {
+    /// Says how many of the listed versions' roots `roots.index` does not name, and how to index them: each such root
+    /// is read whole for its name by every command that names its versions, which is most of such a run (#33,
+    /// docs/platform-stores.md). Silent when the index names them all.
+    func printIndexShortfall(_ index: StoreRootIndex?, of chosen: [StoreSnapshot], in directory: String) {
+        let named = chosen.reduce(into: Set<String>()) { $0.formUnion($1.rootIDs) }
+        let unindexed = named.count(where: { index?.names[$0] == nil })
+        guard unindexed > 0 else { return }
+        let script = "scripts/index-stores.sh \(index == nil ? "" : "--force ")\(Terminal.safe(directory))"
+        if index == nil {
+            print("no root index (roots.index): a command naming these versions reads all \(named.count) of their "
+                + "roots to learn their names; \(script) writes one, and then only the roots a chain can reach are read")
+        } else {
+            print("roots.index does not name \(unindexed) of the \(named.count) roots of these versions: a command "
+                + "naming them reads those to learn their names; \(script) indexes them all")
         }
     }
 }
