@@ -112,6 +112,10 @@ public final class X509Certificate: @unchecked Sendable {
         return selfSigned
     }
 
+    /// True when the certificate was read as a `TRUSTED CERTIFICATE`, with OpenSSL's auxiliary data (trust and reject
+    /// settings, an alias): `X509_trusted` is whether it has any. Its DER encoding (`derBytes`) leaves that data out.
+    public var carriesTrustSettings: Bool { X509_trusted(pointer) == 1 }
+
     /// The subject's common name, or the whole subject when it has none: short enough for messages and file names.
     public var commonNameOrSubject: String {
         let parts = subject.split(separator: ",")

@@ -34,6 +34,23 @@ import Testing
         #expect(try !PlatformSelector(parsing: "android@21-36").openEnded)
     }
 
+    /// iOS 17.0 is iOS 17: `ios@17.0` names the snapshot of 17, and a file's `version 24.0` is 24 again.
+    @Test func trailingZerosSayNothing() throws {
+        func version(_ text: String) throws -> PlatformVersion { try #require(PlatformVersion(text)) }
+        let seventeen = try version("17")
+        let range = try #require(try PlatformSelector(parsing: "ios@17.0-18.0.0").versions)
+        let (zero, zeros, later) = (try version("17.0"), try version("17.0.0"), try version("17.0.1"))
+        let (ten, tenFifteen, eighteen) = (try version("10.0"), try version("10.15"), try version("18"))
+
+        #expect(zero == seventeen)
+        #expect(zeros.hashValue == seventeen.hashValue)
+        #expect(later > seventeen)
+        #expect(ten < tenFifteen)
+        #expect(range.contains(seventeen) && range.contains(eighteen))
+        #expect(try version("0.0").components == [0])
+        #expect(zero.description == "17.0")
+    }
+
     @Test func versionsCompareNumberByNumberNotAsText() throws {
         let range = try #require(try PlatformSelector(parsing: "macos@10.14-11").versions)
 

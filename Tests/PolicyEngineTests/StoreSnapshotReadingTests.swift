@@ -72,12 +72,37 @@ import TestSupport
 
     /// 100,000 versions took 78 s when each was compared with every earlier one: they are bounded, and looked up.
     @Test func theVersionsAndDatesAreChecked() throws {
-        let versions = (1...1001).map { "version \($0)\ndate 2016-08-01\nsource s\n" }.joined()
+        let root = "root \(String(repeating: "a", count: 64))\n"
+        let versions = (1...1001).map { "version \($0)\ndate 2016-08-01\nsource s\n" + root }.joined()
 
-        #expect(try refusal(versions) == "FILE:3001: more than 1000 versions")
-        #expect(try refusal(Self.block + Self.block) == "FILE:5: version 24 again (first on line 1)")
+        #expect(try refusal(versions) == "FILE:4001: more than 1000 versions")
+        #expect(try refusal(Self.block + root + Self.block) == "FILE:6: version 24 again (first on line 1)")
+        #expect(try refusal(Self.block + root + Self.block.replacingOccurrences(of: "version 24", with: "version 24.0"))
+            == "FILE:6: version 24.0 again (first on line 1)")
         #expect(try refusal("version 24\ndate 2016-8-1\nsource s\n") == "FILE:2: version 24: the date is not a day "
             + "YYYY-MM-DD")
+    }
+
+    /// A day that does not exist is not a snapshot's date: 30 February, 29 February of a year that is not a leap
+    /// year (2023; 2100, a century not divisible by 400), 31 April. 29 February 2024 and 2000 exist.
+    @Test(arguments: [("2016-02-30", false), ("2023-02-29", false), ("2100-02-29", false), ("2016-04-31", false),
+                      ("2016-13-01", false), ("2016-00-10", false), ("2016-01-00", false), ("2024-02-29", true),
+                      ("2000-02-29", true), ("2016-12-31", true), ("2016-04-30", true)])
+    func aDateIsADayThatExists(_ date: String, _ exists: Bool) throws {
+        let membership = "version 24\ndate \(date)\nsource s\nroot \(String(repeating: "a", count: 64))\n"
+
+        #expect(try refusal(membership)
+            == (exists ? "accepted" : "FILE:2: version 24: the date is not a day YYYY-MM-DD"))
+    }
+
+    /// A run naming the platform of a file of no version judged nothing and said nothing, exit 0: refused, naming
+    /// the file. (A version of no root is the builder's own output for a history whose last root went, so it is read.)
+    @Test func aFileOfNoVersionIsRefused() throws {
+        #expect(try refusal("") == "FILE: records no version (no `version` line): an empty or cut membership file; "
+            + "rebuild it with scripts/build-stores.sh")
+        #expect(try refusal("# pinctl store snapshot: android\n\n") == "FILE: records no version (no `version` "
+            + "line): an empty or cut membership file; rebuild it with scripts/build-stores.sh")
+        #expect(try refusal(Self.block) == "accepted")
     }
 
     /// A version's roots are the ids its lines list, in whatever order: a version whose ids ascend is read as the one
@@ -89,7 +114,7 @@ import TestSupport
         let second = a + "-0123abcd"
         let listed: [(String, [String])] = [
             ("1", [a, b, c]), ("2", [c, a]), ("3", [a, b, d]), ("4", [b, d, d]), ("5", [a, second, d]), ("6", [d]),
-            ("7", [b, c, d, e]), ("8", []), ("9", [c]),
+            ("7", [b, c, d, e]), ("8", [e]), ("9", [c]),
         ]
         let text = listed.map { version, ids in
             "version \(version)\ndate 2016-08-01\nsource s\n" + ids.map { "root \($0)\n" }.joined()
@@ -98,7 +123,8 @@ import TestSupport
         let read = try StoreSnapshotFile.read(Array(text.utf8), platform: "android", path: "android.txt")
         let snapshots = read.versions
 
-        let expected: [Set<String>] = [[a, b, c], [a, c], [a, b, d], [b, d], [a, second, d], [d], [b, c, d, e], [], [c]]
+        let expected: [Set<String>] = [[a, b, c], [a, c], [a, b, d], [b, d], [a, second, d], [d], [b, c, d, e], [e],
+                                       [c]]
         #expect(snapshots.map(\.version.description) == listed.map(\.0))
         #expect(snapshots.map(\.rootIDs) == expected)
         // Every id any version lists, for a run on every version; ids only a later version adds included.
@@ -152,6 +178,28 @@ import TestSupport
 
     static func certificateID(_ certificate: String) throws -> String {
         try ShellPipeline.output("openssl x509 -in \(certificate) -outform DER | sha256sum | cut -c1-8")
+    }
+
+    /// A root written as a TRUSTED CERTIFICATE that rejects serverAuth anchored TLS chains all the same: its trust
+    /// settings were dropped when it was outlined. A snapshot's root is a plain certificate; one with trust settings,
+    /// whatever they say, is refused as a changed snapshot, whether read whole or outlined (as a run reads it).
+    @Test(arguments: ["-addreject serverAuth", "-addtrust clientAuth", "-addtrust serverAuth"])
+    func aRootFileWithTrustSettingsIsRefused(_ settings: String) throws {
+        let root = try Self.keyID("root-ca.pem")
+        try withSnapshots(Self.block + "root \(root)\n") { snapshots, directory in
+            let trusted = try ShellPipeline.output("openssl x509 -in root-ca.pem \(settings) -trustout")
+            #expect(trusted.hasPrefix("-----BEGIN TRUSTED CERTIFICATE-----"))
+            try directory.write("roots/\(root).pem", text: trusted + "\n")
+            let expected = "\(directory.path("roots/\(root).pem")): a TRUSTED CERTIFICATE, with OpenSSL trust "
+                + "settings: a snapshot's root is a plain certificate, as scripts/build-stores.sh writes it; the "
+                + "snapshot was changed after it was written: rebuild it"
+
+            let whole = #expect(throws: StoreSnapshotError.self) { try snapshots.root(root) }
+            let outlined = #expect(throws: StoreSnapshotError.self) { try snapshots.rootOutline(root) }
+
+            #expect(whole?.description == expected)
+            #expect(outlined?.description == expected)
+        }
     }
 
     @Test func aRootFileSwappedForAnotherCertificateIsRefusedNamingTheFile() throws {

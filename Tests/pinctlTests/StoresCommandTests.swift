@@ -245,6 +245,31 @@ import TestSupport
         }
     }
 
+    /// No CT log list is a fact the list states (a snapshot of Android alone has none); one that cannot be read is
+    /// the error a run on Apple's versions gives, with its exit 2, not a line of the list.
+    @Test func aMissingCTLogListIsListedAndABrokenOneIsAnInputError() throws {
+        try withStores { directory in
+            let list = directory.path("stores/apple-ct-logs.cnf")
+            let text = try String(contentsOfFile: list, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            try (text + "\u{0}\n").write(toFile: list, atomically: true, encoding: .utf8)
+
+            let broken = try stores(["ios@17"], in: directory)
+            try FileManager.default.removeItem(atPath: list)
+            let missing = try stores(["ios@17"], in: directory)
+
+            #expect(broken.status == 2, "\(broken)")
+            #expect(broken.stderr.contains("stores/apple-ct-logs.cnf:\(lines): holds a NUL byte"), "\(broken)")
+            #expect(missing.status == 0, "\(missing)")
+            #expect(missing.stdout.hasSuffix("""
+                ios@17    2023-07-13      2  iOS 17
+                no Apple CT log list (apple-ct-logs.cnf): judging on iOS 12 and macOS 10.14 or later needs one; \
+                rebuild the snapshots with scripts/build-stores.sh from a security_certificates clone
+
+                """), "\(missing)")
+        }
+    }
+
     /// The list reads the index as a run does: a line it cannot read is the same input error, at its line.
     @Test func anIndexLineThatCannotBeReadIsRefusedAtItsLine() throws {
         try withStores { directory in

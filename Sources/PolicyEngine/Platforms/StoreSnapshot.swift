@@ -17,8 +17,10 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var name: String { "\(platform)@\(version)" }
 }
 
-/// A platform version: dotted decimal numbers, compared number by number (`10.15` < `11`).
+/// A platform version: dotted decimal numbers, compared number by number (`10.15` < `11`); trailing zeros say
+/// nothing (`17.0` is `17`, as iOS 17.0 is iOS 17), so a file or a selector may write either.
 public struct PlatformVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The numbers, trailing zeros after the first dropped.
     public let components: [Int]
     public let description: String
 
@@ -30,7 +32,9 @@ public struct PlatformVersion: Sendable, Hashable, Comparable, CustomStringConve
             part.count <= 8 && part.allSatisfy(\.isASCIIDigit) && !part.isEmpty ? Int(part) : nil
         }
         guard !numbers.isEmpty, numbers.count <= 4, numbers.allSatisfy({ $0 != nil }) else { return nil }
-        components = numbers.compactMap { $0 }
+        var components = numbers.compactMap { $0 }
+        while components.count > 1, components.last == 0 { components.removeLast() }
+        self.components = components
         description = String(text)
     }
 

@@ -100,6 +100,11 @@ package enum StoreSnapshotFile {
             try current?.take(key, value, line: number, path: path)
         }
         if let block = current { try finish(block) }
+        // A file of no version would judge nothing and say nothing: a run naming the platform would pass.
+        guard !snapshots.isEmpty else {
+            throw StoreSnapshotError("\(path): records no version (no `version` line): an empty or cut membership "
+                + "file; rebuild it with scripts/build-stores.sh")
+        }
         return (snapshots.sorted { $0.version < $1.version }, all)
     }
 
@@ -153,15 +158,19 @@ package enum StoreSnapshotFile {
         return digit | letter == tops
     }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD`, a day that exists (no 30 February; 29 February in leap years only).
     static func isDay(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return false }
         let digits = bytes[0..<4] + bytes[5..<7] + bytes[8..<10]
         guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let year = bytes[0..<4].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         let month = Int(bytes[5] - 0x30) * 10 + Int(bytes[6] - 0x30)
         let day = Int(bytes[8] - 0x30) * 10 + Int(bytes[9] - 0x30)
-        return (1...12).contains(month) && (1...31).contains(day)
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 
     private enum Key: String {

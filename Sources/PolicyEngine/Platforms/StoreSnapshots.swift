@@ -126,6 +126,14 @@ public struct StoreSnapshots: Sendable {
         guard certificates.count == 1, let certificate = certificates.first else {
             throw StoreSnapshotError("\(path): expected one certificate, found \(certificates.count)")
         }
+        // A store's roots are anchors by membership alone: trust settings a file carried (a reject of serverAuth)
+        // would be dropped with the rest of OpenSSL's auxiliary data when the root is outlined, and the root trusted
+        // for what the file says it must not be. scripts/build-stores.sh writes plain certificates.
+        guard !certificate.carriesTrustSettings else {
+            throw StoreSnapshotError("\(path): a TRUSTED CERTIFICATE, with OpenSSL trust settings: a snapshot's root "
+                + "is a plain certificate, as scripts/build-stores.sh writes it; the snapshot was changed after it was "
+                + "written: rebuild it")
+        }
         try Self.check(id, path: path, spkiSHA256: certificate.spkiSHA256, sha256: certificate.sha256Fingerprint)
         return certificate
     }
@@ -203,9 +211,14 @@ public struct StoreSnapshots: Sendable {
         }
     }
 
+    /// Whether the directory has an Apple CT log list at all (readable or not): a snapshot of Android alone has none.
+    public var hasAppleCTLogs: Bool { (try? FileSystem.kind(of: appleCTLogsPath)) != nil }
+
+    private var appleCTLogsPath: String { Path.join(directory, "apple-ct-logs.cnf") }
+
     private func readAppleCTLogs() throws(StoreSnapshotError) -> CTLogList {
-        let path = Path.join(directory, "apple-ct-logs.cnf")
-        guard (try? FileSystem.kind(of: path)) != nil else {
+        let path = appleCTLogsPath
+        guard hasAppleCTLogs else {
             throw StoreSnapshotError("\(directory) has no Apple CT log list (apple-ct-logs.cnf), which judging on iOS "
                 + "12 and macOS 10.14 or later needs (Apple requires Certificate Transparency there); rebuild the "
                 + "snapshots with scripts/build-stores.sh from a security_certificates clone")
