@@ -8,10 +8,20 @@ import Testing
         ("/usr/lib/pinctl/pinctl", "/usr/share/pinctl/stores"),           // the Debian package
         ("/usr/lib/pinctl/pinctl-serve", "/usr/share/pinctl/stores"),     // its exporter, beside it
         ("/usr/local/bin/pinctl", "/usr/local/share/pinctl/stores"),      // a copy into PREFIX/bin
-        ("/opt/pinctl/lib/other/pinctl", "/opt/pinctl/lib/share/pinctl/stores"),  // lib/ alone is not the layout
-    ])
-    func theInstalledCopyIsUnderThePrefixOfTheBinary(_ executable: String, _ expected: String) {
+        ("/opt/pinctl/lib/other/pinctl", nil),                            // lib/ alone is not the layout
+        ("/tmp/x/pinctl", nil),                                           // not /tmp/share, which anyone can make
+        ("/work/.build/release/pinctl", nil),                             // a build folder
+    ] as [(String, String?)])
+    func theInstalledCopyIsUnderThePrefixOfTheBinary(_ executable: String, _ expected: String?) {
         #expect(StoreLocation.installedCopy(forExecutable: executable) == expected)
+    }
+
+    /// A binary in no PREFIX/bin or PREFIX/lib/pinctl has no installed copy, and the places looked say why.
+    @Test func aBinaryOutsideAnInstalledLayoutLooksForNoCopyAboveIt() {
+        let loose = StoreLocation(option: nil, environment: nil, executable: "/tmp/x/pinctl")
+
+        #expect(loose.directory == nil && loose.rule == nil)
+        #expect(loose.looked.last == "the installed copy (/tmp/x/pinctl is in no PREFIX/bin or PREFIX/lib/pinctl)")
     }
 
     @Test func anOptionIsTakenAsGivenBeforeTheVariableAndTheBinary() {

@@ -46,7 +46,11 @@ public struct StoreLocation: Sendable, Equatable {
             self.init(directory: nil, rule: nil, looked: looked)
             return
         }
-        let installed = Self.installedCopy(forExecutable: executable)
+        guard let installed = Self.installedCopy(forExecutable: executable) else {
+            looked.append("the installed copy (\(executable) is in no PREFIX/bin or PREFIX/lib/pinctl)")
+            self.init(directory: nil, rule: nil, looked: looked)
+            return
+        }
         if (try? FileSystem.kind(of: installed)) == .directory {
             self.init(directory: installed, rule: .installed, looked: looked + [installed])
             return
@@ -71,11 +75,16 @@ public struct StoreLocation: Sendable, Equatable {
     /// `PREFIX/share/pinctl/stores` for a binary at `PREFIX/bin/NAME` or, as the Debian package installs pinctl and
     /// pinctl-serve (`/usr/bin/pinctl` a link to `/usr/lib/pinctl/pinctl`), at `PREFIX/lib/pinctl/NAME`. Both
     /// binaries sit in one directory (`pinctl serve` runs the pinctl-serve beside pinctl), so both find the same copy.
-    public static func installedCopy(forExecutable executable: String) -> String {
+    /// Nil for a binary anywhere else (a build folder, a download in /tmp/x): the folder above it is no prefix, and
+    /// may be one anybody can write to (/tmp/share/pinctl/stores), whose roots pinctl would then trust.
+    public static func installedCopy(forExecutable executable: String) -> String? {
         let directory = Path.parent(of: executable)
         let above = Path.parent(of: directory)
-        let packaged = Path.lastComponent(of: directory) == "pinctl" && Path.lastComponent(of: above) == "lib"
-        return Path.join(packaged ? Path.parent(of: above) : above, "share/pinctl/stores")
+        if Path.lastComponent(of: directory) == "pinctl" && Path.lastComponent(of: above) == "lib" {
+            return Path.join(Path.parent(of: above), "share/pinctl/stores")
+        }
+        guard Path.lastComponent(of: directory) == "bin" else { return nil }
+        return Path.join(above, "share/pinctl/stores")
     }
 
     /// How the directory was found, for `pinctl stores` and errors: "(from PINCTL_STORES)".
