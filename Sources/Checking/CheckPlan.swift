@@ -28,6 +28,10 @@ public struct CheckPlan: Sendable {
 
     /// The judges on platforms when there are any, the first standing for all; else `judge()`, built only then.
     private init(platforms: PlatformJudges?, else judge: () throws(InputError) -> Judge) throws(InputError) {
+        // Judges on no version would give no result at all, and a run of no result passes.
+        if let platforms, platforms.runs.isEmpty {
+            throw InputError("the platforms named give no version to judge on")
+        }
         if let first = platforms?.runs.first {
             self.init(judge: first.judge, platforms: platforms)
         } else {
@@ -41,7 +45,9 @@ public struct CheckPlan: Sendable {
         var settings = settings
         settings.targetSdk = platforms.targetSdk
         guard let path = settings.config else {
-            let judges = platforms.selectors.isEmpty ? nil : try PlatformJudges(settings, on: platforms.stores())
+            // `--platform system` alone judges as without platforms.
+            let judges = platforms.selectors.isEmpty || platforms.systemOnly
+                ? nil : try PlatformJudges(settings, on: platforms.stores())
             try self.init(platforms: judges) { () throws(InputError) in try Judge(flags: settings) }
             return
         }
@@ -60,6 +66,9 @@ public struct CheckPlan: Sendable {
         settings.targetSdk = platforms.targetSdk
         let judges = if platforms.selectors.isEmpty {
             try PlatformJudges.named(by: file, settings, storesDirectory: platforms.storesDirectory)
+        } else if platforms.systemOnly {
+            // `--platform system` judges every app as without platforms, whatever the file's `platforms:` name.
+            nil as PlatformJudges?
         } else {
             try PlatformJudges(settings, on: platforms.stores(), file: file)
         }

@@ -48,8 +48,22 @@ struct PlatformJudges: Sendable {
         }
         defer { prefetch?.join() }
         prefetch?.readMemberships()
+        // The apps whose `platforms:` name `system` alone: judged as without platforms, so only in a file whose
+        // other apps name no snapshot either.
+        var onSystem: [(app: PolicyFile.App, place: String)] = []
         for app in file.apps {
             let selectors: [String]
+            let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
+            if let chosen = app.platforms ?? file.platforms, chosen.contains(where: \.isSystem) {
+                let others = chosen.filter { !$0.isSystem }.map(\.description)
+                guard others.isEmpty else {
+                    throw InputError("\(place): platforms: system (OpenSSL's default store, as without a platform) "
+                        + "cannot be judged beside \(others.joined(separator: ", ")) in one run: judge it in a run of "
+                        + "its own")
+                }
+                onSystem.append((app, place))
+                continue
+            }
             if let chosen = app.platforms ?? file.platforms {
                 selectors = chosen.map(\.description)
             } else if let minSdk = app.minSdk {
@@ -69,12 +83,17 @@ struct PlatformJudges: Sendable {
                 appVersions[app.name] = try PlatformSettings(selectors: selectors, storesDirectory: storesDirectory)
                     .versionNames(in: snapshots)
             } catch {
-                let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
                 throw InputError("\(place): \(error.description)")
             }
             for text in selectors where !named.contains(text) { named.append(text) }
         }
         guard !named.isEmpty else { return nil }
+        // Beside versions, an app judged as without platforms would be judged on every version instead.
+        if let first = onSystem.first {
+            throw InputError("\(first.place): platforms: system (OpenSSL's default store, as without a platform) "
+                + "cannot be judged in one run beside apps judged on \(named.joined(separator: ", ")): check the "
+                + "apps on system in a run of their own")
+        }
         let stores = try PlatformSettings(selectors: named, storesDirectory: storesDirectory).stores(in: snapshots)
         var judges = try PlatformJudges(settings, on: stores, file: file)
         judges.appVersions = appVersions

@@ -87,6 +87,26 @@ public struct PlatformSettings: Sendable {
         self.readAhead = readAhead
     }
 
+    /// Whether the selectors name `system` alone (OpenSSL's default store): the run judges as without platforms,
+    /// whatever a policy file's `platforms:` name.
+    public var systemOnly: Bool {
+        !selectors.isEmpty && selectors.allSatisfy { (try? PlatformSelector(parsing: $0))?.isSystem == true }
+    }
+
+    /// The selectors that name snapshots: none when `system` is named. `system` beside a snapshot platform is an
+    /// error: a run judges either as without platforms or on snapshots' versions, and the results of both in one
+    /// run would need a `system` result of each target beside the versions' (not built yet).
+    static func snapshotSelectors(_ selectors: [String]) throws(StoreSnapshotError) -> [String] {
+        let system = selectors.filter { (try? PlatformSelector(parsing: $0))?.isSystem == true }
+        guard !system.isEmpty else { return selectors }
+        let others = selectors.filter { !system.contains($0) }
+        guard others.isEmpty else {
+            throw StoreSnapshotError("system (OpenSSL's default store, as without a platform) cannot be judged beside "
+                + "\(others.joined(separator: ", ")) in one run: judge it in a run of its own")
+        }
+        return []
+    }
+
     /// `snapshots`, else the directory as read ahead, else the directory opened now.
     private func open(_ snapshots: StoreSnapshots?) throws(StoreSnapshotError) -> StoreSnapshots {
         if let snapshots { return snapshots }
@@ -98,6 +118,8 @@ public struct PlatformSettings: Sendable {
     /// given (a directory opened once for many selectors), else from the directory opened now.
     public func versionNames(in snapshots: StoreSnapshots? = nil) throws(InputError) -> Set<String> {
         do throws(StoreSnapshotError) {
+            let selectors = try Self.snapshotSelectors(selectors)
+            guard !selectors.isEmpty else { return [] }
             let snapshots = try open(snapshots)
             var names: Set<String> = []
             for text in selectors {
@@ -115,6 +137,8 @@ public struct PlatformSettings: Sendable {
     public func stores(in snapshots: StoreSnapshots? = nil) throws(InputError) -> [PlatformStore] {
         guard !selectors.isEmpty else { return [] }
         do throws(StoreSnapshotError) {
+            let selectors = try Self.snapshotSelectors(selectors)
+            guard !selectors.isEmpty else { return [] }
             let given = snapshots
             let ahead = given == nil ? readAhead?.snapshots(for: storesDirectory) : nil
             let snapshots = try open(given)

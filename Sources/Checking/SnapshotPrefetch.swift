@@ -23,8 +23,10 @@ final class SnapshotPrefetch {
     init(_ selectors: [String], in snapshots: StoreSnapshots, readingFirstHere: Bool = true) {
         var platforms: [String] = []
         for text in selectors {
-            guard let platform = try? PlatformSelector(parsing: text).platform, !platforms.contains(platform)
+            guard let selector = try? PlatformSelector(parsing: text), !selector.isSystem,
+                  !platforms.contains(selector.platform)
             else { continue }
+            let platform = selector.platform
             platforms.append(platform)
         }
         self.snapshots = snapshots

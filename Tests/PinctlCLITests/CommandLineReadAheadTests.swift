@@ -14,6 +14,9 @@ import Testing
         (["verify", "--", "--platform", "android"], nil, nil),
         (["verify", "--platform"], nil, nil),
         ([], nil, nil),
+        // `system` is OpenSSL's default store: no snapshot file to read for it.
+        (["verify", "--platform", "system", "--stores", "/s"], nil, nil),
+        (["verify", "--platform=system", "--platform", "ios"], ["ios"], nil),
         // `--platforms` is no option of pinctl's.
         (["verify", "--platforms=android", "--platform", "ios"], ["ios"], nil),
     ]

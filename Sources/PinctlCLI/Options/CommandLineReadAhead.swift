@@ -42,7 +42,12 @@ enum CommandLineReadAhead {
                     continue
                 }
                 guard let value else { break }
-                if name == "--platform" { selectors.append(value) } else { stores = value }
+                // `system` is OpenSSL's default store: nothing in the snapshot directory to read for it.
+                if name == "--platform" {
+                    if value != PlatformSelector.system { selectors.append(value) }
+                } else {
+                    stores = value
+                }
             }
         }
         return selectors.isEmpty ? nil : (selectors, stores)

@@ -8,7 +8,8 @@ import PolicyEngine
 struct PlatformOptions: ParsableArguments {
     @Option(name: .customLong("platform"), help: ArgumentHelp(
         "Judge on each version of this platform's root store (android@24-36, ios@17, macos, mozilla): its roots "
-            + "stand for the system store, --ca-file/--ca-path anchors are trusted beside them. Repeatable.",
+            + "stand for the system store, --ca-file/--ca-path anchors are trusted beside them. Repeatable. `system` "
+            + "alone judges as without --platform (OpenSSL's default store), whatever the policy file names.",
         valueName: "name[@versions]"))
     var platforms: [String] = []
 

@@ -11,6 +11,12 @@ public struct PlatformSelector: Sendable, Equatable, CustomStringConvertible {
     /// The platforms pinctl has snapshots of; `system` (OpenSSL's default store) needs none.
     public static let snapshotPlatforms = ["android", "ios", "macos", "mozilla"]
 
+    /// OpenSSL's default store, as without `--platform` (DESIGN §12): no versions, no snapshot.
+    public static let system = "system"
+
+    /// Whether this names `system`, which judges as a run without platforms does.
+    public var isSystem: Bool { platform == Self.system }
+
     /// Above every version a snapshot can name (eight digits a part): the top of an open range.
     static let newest = PlatformVersion("99999999")!
 
@@ -18,9 +24,19 @@ public struct PlatformSelector: Sendable, Equatable, CustomStringConvertible {
         description = text
         let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
         platform = String(parts[0])
+        if platform == Self.system {
+            guard parts.count == 1 else {
+                throw StoreSnapshotError("\(text.debugDescription): system is OpenSSL's default store, which has no "
+                    + "versions: name it alone, as `system`")
+            }
+            versions = nil
+            openEnded = false
+            return
+        }
         guard Self.snapshotPlatforms.contains(platform) else {
             throw StoreSnapshotError("unknown platform \(platform.debugDescription) in \(text.debugDescription): "
-                + "expected one of \(Self.snapshotPlatforms.joined(separator: ", ")), e.g. android@24-36 or ios@17")
+                + "expected one of \((Self.snapshotPlatforms + [Self.system]).joined(separator: ", ")), e.g. "
+                + "android@24-36 or ios@17")
         }
         guard parts.count == 2 else {
             versions = nil
