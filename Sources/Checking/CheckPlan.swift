@@ -94,7 +94,9 @@ public struct CheckPlan: Sendable {
             OfflineChecker(judge: judge, evidence: evidence).check(target: target, domain: domain, presented: presented)
         }
         guard let platforms else { return check(judge) }
-        return platforms.results(presented: presented, check)
+        return platforms.results(presented: presented, check) { reason in
+            judge.failures(target: target, domain: domain, code: "input", message: reason).map(TargetResult.failed)
+        }
     }
 
     /// The same plan at `time`, and only `onlyApp` when one is named: per probe of `serve`, nothing read again.

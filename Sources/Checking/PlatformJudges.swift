@@ -48,9 +48,8 @@ struct PlatformJudges: Sendable {
         }
         defer { prefetch?.join() }
         prefetch?.readMemberships()
-        // The apps whose `platforms:` name `system` alone: judged as without platforms, so only in a file whose
-        // other apps name no snapshot either.
-        var onSystem: [(app: PolicyFile.App, place: String)] = []
+        // Apps on `system` alone judge as without platforms: only in a file whose other apps name no snapshot.
+        var systemPlace: String?
         for app in file.apps {
             let selectors: [String]
             let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
@@ -61,7 +60,7 @@ struct PlatformJudges: Sendable {
                         + "cannot be judged beside \(others.joined(separator: ", ")) in one run: judge it in a run of "
                         + "its own")
                 }
-                onSystem.append((app, place))
+                systemPlace = systemPlace ?? place
                 continue
             }
             if let chosen = app.platforms ?? file.platforms {
@@ -89,8 +88,8 @@ struct PlatformJudges: Sendable {
         }
         guard !named.isEmpty else { return nil }
         // Beside versions, an app judged as without platforms would be judged on every version instead.
-        if let first = onSystem.first {
-            throw InputError("\(first.place): platforms: system (OpenSSL's default store, as without a platform) "
+        if let systemPlace {
+            throw InputError("\(systemPlace): platforms: system (OpenSSL's default store, as without a platform) "
                 + "cannot be judged in one run beside apps judged on \(named.joined(separator: ", ")): check the "
                 + "apps on system in a run of their own")
         }
@@ -136,9 +135,13 @@ struct PlatformJudges: Sendable {
     /// The results of `check` of the `presented` chain on every version, grouped: the reports of consecutive versions
     /// of one platform with the same verdict become one report carrying their `PlatformRange`. Versions that judge
     /// this chain alike (`VersionClass`) are judged once.
-    public func results<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [TargetResult])
-        throws(E) -> [TargetResult]
+    ///
+    /// A root the chain can reach that cannot be read (with an index, roots are read only then) gives `unreadable`'s
+    /// results for its reason: an input error (exit 2), as without an index, not a rejection saying the app breaks.
+    public func results<E: Error>(presented: [X509Certificate], _ check: (Judge) throws(E) -> [TargetResult],
+                                  unreadable: (String) -> [TargetResult]) throws(E) -> [TargetResult]
     {
+        if let reason = runs.first?.store.unreadableRoot(reachableFrom: presented) { return unreadable(reason) }
         var versions: [Version] = []
         var judged: [VersionClass: (results: [TargetResult], number: Int)] = [:]
         // One number for each distinct list of results: a class's, less the apps that do not run on the version.

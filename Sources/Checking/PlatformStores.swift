@@ -9,6 +9,8 @@ public struct PlatformStore: Sendable {
     public let certificateTransparency: CTLogList?
     /// Every root read for the run, by the name OpenSSL looks issuers up by: what a path search can reach.
     let rootNames: RootNameIndex
+    /// The roots of every version of the run, outlined or indexed.
+    let snapshotRoots: SnapshotRoots
     /// Built when a chain is first judged on this version, not before: most versions share their verification with
     /// another (`VersionClass`). Its roots are outlines, each decoded when a path search asks for its subject, or,
     /// with the snapshot's index, read then: a chain reaches one or two of the 150.
@@ -19,6 +21,7 @@ public struct PlatformStore: Sendable {
         self.snapshot = snapshot
         self.certificateTransparency = certificateTransparency
         self.rootNames = rootNames
+        snapshotRoots = roots
         // One origin for every version of a platform, so grouped versions say the same.
         let origin = "the \(snapshot.platform) store"
         store = BuiltOnFirstUse {
@@ -29,6 +32,13 @@ public struct PlatformStore: Sendable {
 
     /// The snapshot's roots, as anchors.
     public var roots: TrustStore { store.value }
+
+    /// Why a root a path from `presented` can reach cannot be read, naming its file; nil when all can. Reached
+    /// through the roots of every version of the run (its stores share one index of them), which can take in a root
+    /// no one version's path search asks for: never fewer, and without an index every root is read anyway.
+    func unreadableRoot(reachableFrom presented: [X509Certificate]) -> String? {
+        snapshotRoots.unreadable(rootNames.reachable(from: presented))
+    }
 
     /// Apple requires CT "for all TLS certificates issued after October 15, 2018" from iOS 12.1.1 and macOS 10.14.2
     /// (HT205280). A snapshot stands for a whole OS major, so ios@12 and macos@10.14 require it too: their first
@@ -221,6 +231,12 @@ final class SnapshotRoots: Sendable {
         roots.reserveCapacity(ordered.count)
         for (position, id) in ordered.enumerated() { roots[id] = (position, outlines[id], indexed[id]) }
         self.roots = roots
+    }
+
+    /// Why the first of `ids` known by the index alone cannot be read, naming its file, reading each now if it was
+    /// not yet; nil when all read (outlined roots were read with the run's stores).
+    func unreadable(_ ids: [String]) -> String? {
+        ids.lazy.compactMap { self.roots[$0]?.indexed?.unreadable }.first
     }
 
     /// The roots of `snapshot`'s version.

@@ -16,12 +16,14 @@ final class RootNameIndex: @unchecked Sendable {
     /// certificate or of a root already reached, or bearing a presented certificate's own name (OpenSSL finds a
     /// presented certificate in the store by it). By name alone, which finds every candidate OpenSSL's lookup and
     /// pinctl's path search can (they look up by subject first), and perhaps more: never fewer.
-    func reachable(from presented: [X509Certificate], in members: Set<String>) -> [String] {
+    /// With `members` nil, the roots of every version the run read.
+    func reachable(from presented: [X509Certificate], in members: Set<String>? = nil) -> [String] {
         var names = Set(presented.flatMap { [$0.subjectNameHash, $0.issuerNameHash] })
         var pending = Array(names)
         var found: Set<String> = []
         while let name = pending.popLast() {
-            for root in bySubject[name] ?? [] where members.contains(root.id) && found.insert(root.id).inserted {
+            for root in bySubject[name] ?? []
+            where members.map({ $0.contains(root.id) }) ?? true && found.insert(root.id).inserted {
                 if names.insert(root.issuer).inserted { pending.append(root.issuer) }
             }
         }

@@ -86,7 +86,13 @@ struct TargetChecker: Sendable {
                     })
             }
             guard let platforms else { return judgeOn(judge) }
-            return platforms.results(presented: result.presented, judgeOn)
+            return platforms.results(presented: result.presented, judgeOn) { reason in
+                judge.failures(target: name, domain: domain, code: "input", message: reason).map { failure in
+                    var onEdge = failure
+                    onEdge.edge = split ? edge : nil
+                    return TargetResult.failed(onEdge)
+                }
+            }
         }).flatMap { $0 }
     }
 

@@ -4,9 +4,10 @@ import Synchronization
 /// (`roots.index`) gives each root's name hashes. A store of such anchors reads a root when a path search asks for
 /// its subject, so a run over every platform version reads the few roots a chain can reach, not all 368 (#33).
 ///
-/// A root that cannot be read when asked for (its file gone, or holding another certificate than its name records)
-/// is left out of the store and named in a warning of every verification against it (`failure`): it can only fail
-/// a chain that needed it, never pass one.
+/// A root that cannot be read (its file gone, or holding another certificate than its name records) is an input
+/// error of a run whose chain can reach it: the checking core reads every such root before judging (`unreadable`).
+/// Should a lookup still meet one, it is left out of the store and named in a warning of every verification against
+/// it: it can only fail a chain that needed it, never pass one.
 public final class IndexedAnchor: Sendable {
     /// OpenSSL's hash of the subject (`X509_NAME_hash_ex`), as the index gives it.
     public let subjectNameHash: UInt
@@ -29,6 +30,12 @@ public final class IndexedAnchor: Sendable {
         self.subjectNameHash = subjectNameHash
         self.identity = Array(identity.utf8)
         self.read = read
+    }
+
+    /// Why the root cannot be read (naming its file), reading it now if it was not yet; nil when it reads.
+    public var unreadable: String? {
+        guard case .failure(let failure) = outline else { return nil }
+        return failure.reason
     }
 
     /// The root, read on first use; the same answer after that.

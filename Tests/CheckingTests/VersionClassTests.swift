@@ -16,10 +16,13 @@ import Testing
                                       warnDays: 30)
         let judges = try PlatformJudges(settings, on: try CheckPlanPlatformTests.platforms([selector]).stores())
         var count = 0
-        _ = judges.results(presented: chain) { _ in
+        _ = judges.results(presented: chain, { _ in
             count += 1
             return []
-        }
+        }, unreadable: { reason in
+            Issue.record("a root cannot be read: \(reason)")
+            return []
+        })
         return count
     }
 
