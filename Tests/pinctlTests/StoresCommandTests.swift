@@ -79,6 +79,22 @@ import TestSupport
         }
     }
 
+    /// A version two selectors name is listed once, where it was first named.
+    @Test func aVersionNamedTwiceIsListedOnce() throws {
+        try withStores { directory in
+            let result = try stores(["android@25", "android@24-25"], in: directory)
+
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == """
+                snapshots in stores (from --stores); newest snapshot 2024-05-15
+                snapshot    date        roots  label
+                android@25  2016-12-05      2  Android 7.1.1 (API 25)
+                android@24  2016-08-01      1  Android 7.0 (API 24)
+
+                """, "\(result)")
+        }
+    }
+
     /// The CT log list is Apple's: a listing of Android alone does not name it.
     @Test func theCTLogListIsListedWithApplesVersionsOnly() throws {
         try withStores { directory in

@@ -64,7 +64,11 @@ struct StoresListCommand: ParsableCommand {
         let (chosen, newest, index) = try StoresCommand.readingStores { () throws(StoreSnapshotError) in
             var chosen: [StoreSnapshot] = []
             for text in platforms.isEmpty ? snapshots.platforms() : platforms {
-                chosen += try snapshots.select(try PlatformSelector(parsing: text))
+                // A version two selectors name (android@24 android@24-25) is listed once.
+                for snapshot in try snapshots.select(try PlatformSelector(parsing: text))
+                where !chosen.contains(where: { $0.name == snapshot.name }) {
+                    chosen.append(snapshot)
+                }
             }
             // Read as a run reads it: an index line it cannot read is the same error here, at its line.
             return (chosen, try snapshots.newestDate(), try snapshots.rootIndex())
