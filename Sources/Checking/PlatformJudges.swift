@@ -54,11 +54,11 @@ struct PlatformJudges: Sendable {
             let selectors: [String]
             let place = app.platforms == nil ? file.path : "\(app.location): app \(app.name)"
             if let chosen = app.platforms ?? file.platforms, chosen.contains(where: \.isSystem) {
-                let others = chosen.filter { !$0.isSystem }.map(\.description)
-                guard others.isEmpty else {
-                    throw InputError("\(place): platforms: system (OpenSSL's default store, as without a platform) "
-                        + "cannot be judged beside \(others.joined(separator: ", ")) in one run: judge it in a run of "
-                        + "its own")
+                // `system` beside a version in one list is refused as on the command line, at the app.
+                do throws(StoreSnapshotError) {
+                    _ = try PlatformSettings.snapshotSelectors(chosen.map(\.description))
+                } catch {
+                    throw InputError("\(place): platforms: \(error.description)")
                 }
                 systemPlace = systemPlace ?? place
                 continue

@@ -99,17 +99,18 @@ public struct PlatformSettings: Sendable {
 
     /// Whether the selectors name `system` alone (OpenSSL's default store): the run judges as without platforms,
     /// whatever a policy file's `platforms:` name.
-    public var systemOnly: Bool {
-        !selectors.isEmpty && selectors.allSatisfy { (try? PlatformSelector(parsing: $0))?.isSystem == true }
+    public var systemOnly: Bool { !selectors.isEmpty && selectors.allSatisfy(Self.namesSystem) }
+
+    private static func namesSystem(_ selector: String) -> Bool {
+        (try? PlatformSelector(parsing: selector))?.isSystem == true
     }
 
     /// The selectors that name snapshots: none when `system` is named. `system` beside a snapshot platform is an
     /// error: a run judges either as without platforms or on snapshots' versions, and the results of both in one
     /// run would need a `system` result of each target beside the versions' (not built yet).
     static func snapshotSelectors(_ selectors: [String]) throws(StoreSnapshotError) -> [String] {
-        let system = selectors.filter { (try? PlatformSelector(parsing: $0))?.isSystem == true }
-        guard !system.isEmpty else { return selectors }
-        let others = selectors.filter { !system.contains($0) }
+        guard selectors.contains(where: namesSystem) else { return selectors }
+        let others = selectors.filter { !namesSystem($0) }
         guard others.isEmpty else {
             throw StoreSnapshotError("system (OpenSSL's default store, as without a platform) cannot be judged beside "
                 + "\(others.joined(separator: ", ")) in one run: judge it in a run of its own")

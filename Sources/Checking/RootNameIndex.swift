@@ -23,7 +23,7 @@ final class RootNameIndex: @unchecked Sendable {
         var found: Set<String> = []
         while let name = pending.popLast() {
             for root in bySubject[name] ?? []
-            where members.map({ $0.contains(root.id) }) ?? true && found.insert(root.id).inserted {
+            where members?.contains(root.id) ?? true && found.insert(root.id).inserted {
                 if names.insert(root.issuer).inserted { pending.append(root.issuer) }
             }
         }

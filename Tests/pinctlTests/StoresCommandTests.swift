@@ -52,6 +52,14 @@ import TestSupport
         }
     }
 
+    /// Appends `line` to the snapshot file `name` of `directory`; the number of the line it lands on.
+    func append(_ line: String, to name: String, in directory: TemporaryDirectory) throws -> Int {
+        let path = directory.path("stores/\(name)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try (text + line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).count
+    }
+
     func stores(_ arguments: [String], in directory: TemporaryDirectory) throws -> PinctlProcess.Result {
         try PinctlProcess.run(["stores"] + arguments + ["--stores", "stores"], in: directory.path)
     }
@@ -198,10 +206,7 @@ import TestSupport
 
     @Test func aMalformedMembershipFileIsRefusedAtItsLine() throws {
         try withStores { directory in
-            let path = directory.path("stores/ios.txt")
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            try (text + "root ../../etc/passwd\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            let lines = try append("root ../../etc/passwd", to: "ios.txt", in: directory)
 
             let result = try stores(["ios@18"], in: directory)
 
@@ -265,13 +270,10 @@ import TestSupport
     /// the error a run on Apple's versions gives, with its exit 2, not a line of the list.
     @Test func aMissingCTLogListIsListedAndABrokenOneIsAnInputError() throws {
         try withStores { directory in
-            let list = directory.path("stores/apple-ct-logs.cnf")
-            let text = try String(contentsOfFile: list, encoding: .utf8)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            try (text + "\u{0}\n").write(toFile: list, atomically: true, encoding: .utf8)
+            let lines = try append("\u{0}", to: "apple-ct-logs.cnf", in: directory)
 
             let broken = try stores(["ios@17"], in: directory)
-            try FileManager.default.removeItem(atPath: list)
+            try FileManager.default.removeItem(atPath: directory.path("stores/apple-ct-logs.cnf"))
             let missing = try stores(["ios@17"], in: directory)
 
             #expect(broken.status == 2, "\(broken)")
@@ -289,10 +291,7 @@ import TestSupport
     /// The list reads the index as a run does: a line it cannot read is the same input error, at its line.
     @Test func anIndexLineThatCannotBeReadIsRefusedAtItsLine() throws {
         try withStores { directory in
-            let path = directory.path("stores/roots.index")
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            try (text + "not an index line\n").write(toFile: path, atomically: true, encoding: .utf8)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            let lines = try append("not an index line", to: "roots.index", in: directory)
 
             let result = try stores(["android"], in: directory)
 
